@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build ccache pkg-config python3
+  build-essential cmake ninja-build ccache pkg-config python3 python3-numpy
   qtbase5-dev libqt5svg5-dev qt5-qmake
   libgraphviz-dev graphviz
   nlohmann-json3-dev

@@ -1,6 +1,8 @@
 // `shardscope-cli opt`: the sdy_opt stand-in.
 #include "app/cli/cli_support.h"
 
+#include "core/support/atomic_file.h"
+
 #include "core/io/mlir/mlir.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/sharding/verifier.h"
@@ -49,22 +51,9 @@ bool writeOutput(const std::string& path, const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return true;
   }
-  std::string tmp = path + ".tmp-shardscope";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out) {
-      std::fprintf(stderr, "shardscope-cli: error: could not write '%s'\n", path.c_str());
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::fprintf(stderr, "shardscope-cli: error: could not write '%s': %s\n", path.c_str(),
-                 ec.message().c_str());
-    std::remove(tmp.c_str());
+  std::string error;
+  if (!support::writeFileAtomically(path, text, error)) {
+    std::fprintf(stderr, "shardscope-cli: error: %s\n", error.c_str());
     return false;
   }
   return true;

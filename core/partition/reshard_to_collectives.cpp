@@ -2,6 +2,7 @@
 
 #include "core/partition/reshard_plan.h"
 #include "core/propagation/import_data_flow.h"
+#include "core/sharding/notation.h"
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
@@ -55,7 +56,8 @@ void setInherentAttr(Operation& op, std::string_view name, Attribute value) {
 
 // Inserts the collective for `step` before `anchor`, applied to `input`; returns its result.
 ir::Value* insertStep(Operation& anchor, ir::Value* input, const CollectiveStep& step,
-                      const TensorSharding& base, std::vector<InsertedCollective>* log) {
+                      const TensorSharding& base, const InsertedCollective& cause,
+                      std::vector<InsertedCollective>* log) {
   std::vector<ir::Value*> operands{input};
   std::vector<ir::Type> types{anchor.result(0)->type()};
   auto op = Operation::create(opName(step.kind), operands, types, anchor.loc());
@@ -67,8 +69,12 @@ ir::Value* insertStep(Operation& anchor, ir::Value* input, const CollectiveStep&
     setInherentAttr(*op, "params", Attribute::allToAllParams(step.params));
   setInherentAttr(*op, "out_sharding", Attribute::sharding(withDims(base, step.result)));
   Operation* inserted = anchor.parentBlock()->insertBefore(&anchor, std::move(op));
-  if (log)
-    log->push_back({inserted, step.reason});
+  if (log) {
+    InsertedCollective entry = cause;
+    entry.op = inserted;
+    entry.reason = step.reason;
+    log->push_back(std::move(entry));
+  }
   return inserted->result(0);
 }
 
@@ -155,9 +161,17 @@ bool rewriteReshard(ir::Module& module, Operation& reshard,
   inBase.unreducedAxes = out.unreducedAxes;
   inBase.unreducedKind = out.unreducedKind;
   TensorSharding outBase = withDims(out, {});
+  InsertedCollective cause;
+  if (log) {
+    cause.producerSharding = sharding::shardyNotation(in);
+    cause.neededSharding = sharding::shardyNotation(outAttr->sharding);
+    cause.producer = input->definingOp();
+    if (!reshard.result(0)->uses().empty())
+      cause.consumer = reshard.result(0)->uses().front().user;
+  }
   ir::Value* current = input;
   for (const CollectiveStep& step : steps)
-    current = insertStep(reshard, current, step, step.onTargetMesh ? outBase : inBase, log);
+    current = insertStep(reshard, current, step, step.onTargetMesh ? outBase : inBase, cause, log);
   replaceAndErase(reshard, current);
   return true;
 }

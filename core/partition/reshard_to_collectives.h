@@ -12,7 +12,16 @@ namespace shardscope::partition {
 /// `sdy.all_slice`, ... without adding attributes to the printed IR (which must match sdy_opt).
 struct InsertedCollective {
   const ir::Operation* op = nullptr;
+  /// In words, what this step of the reshard does (`gather "x" along dim 0`).
   std::string reason;
+  /// The sharding the producer left the value in, and the one the consumer needed, in Shardy's
+  /// notation (`#sdy.sharding<@mesh, [{"x"}, {}]>`).
+  std::string producerSharding;
+  std::string neededSharding;
+  /// The op that needed the new sharding: the first user of the reshard (null when unused), and
+  /// the op that produced its input (null for block arguments).
+  const ir::Operation* consumer = nullptr;
+  const ir::Operation* producer = nullptr;
 };
 
 struct ReshardToCollectivesOptions {

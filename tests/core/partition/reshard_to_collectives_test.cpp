@@ -123,3 +123,25 @@ func.func @f(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
   EXPECT_EQ(runPass(kRedundant).printed.find("sdy.reshard"), std::string::npos);
   EXPECT_NE(runPass(kRedundant, true).printed.find("sdy.reshard"), std::string::npos);
 }
+
+TEST(ReshardToCollectives, RecordsWhoNeededEachCollective) {
+  support::CollectingSink sink;
+  auto module = io::mlir::parseModule(R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<8x8xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : tensor<8x8xf32>
+  %1 = sdy.reshard %0 <@mesh, [{"x"}, {}]> : tensor<8x8xf32>
+  %2 = stablehlo.abs %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>
+  return %2 : tensor<8x8xf32>
+})",
+                                      1, sink);
+  ASSERT_TRUE(module);
+  std::vector<partition::InsertedCollective> log;
+  ASSERT_TRUE(partition::reshardToCollectives(*module, {}, sink, &log));
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_TRUE(log[0].op->is("sdy.all_gather"));
+  EXPECT_EQ(log[0].producerSharding, R"(#sdy.sharding<@mesh, [{"x"}, {"y"}]>)");
+  EXPECT_EQ(log[0].neededSharding, R"(#sdy.sharding<@mesh, [{"x"}, {}]>)");
+  ASSERT_TRUE(log[0].producer && log[0].consumer);
+  EXPECT_TRUE(log[0].producer->is("stablehlo.negate"));
+  EXPECT_TRUE(log[0].consumer->is("stablehlo.abs"));
+}

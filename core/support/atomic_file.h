@@ -1,0 +1,14 @@
+#pragma once
+
+#include <span>
+#include <string>
+
+namespace shardscope::support {
+
+/// Writes `bytes` to `path` atomically: they go to a temporary file in the same directory that is
+/// then renamed over `path`, so readers see either the old file or the complete new one, and a
+/// failure (full disk, missing directory, interruption) never leaves a half-written `path`.
+/// Returns false with a message in `error` (naming the path) on failure.
+bool writeFileAtomically(const std::string& path, std::span<const char> bytes, std::string& error);
+
+} // namespace shardscope::support
