@@ -36,5 +36,8 @@ int runCheck(const std::vector<std::string>& args);
 int runInspect(const std::vector<std::string>& args);
 int runExplain(const std::vector<std::string>& args);
 int runTypes(const std::vector<std::string>& args);
+int runInterpret(const std::vector<std::string>& args);
+int runRun(const std::vector<std::string>& args);
+int runPartition(const std::vector<std::string>& args);
 
 } // namespace shardscope::cli

@@ -22,6 +22,18 @@ commands:
                   reject; axis types come from `shardscope.axis_types` or --explicit-axes
   explain FILE --value NAME [--function NAME] [--strategy basic|aggressive|op-priority|user-priority]
                   propagate and tell where the value's sharding came from
+  interpret FILE [--function NAME]
+                  run @main with StableHLO semantics (a `stablehlo-translate --interpret`
+                  stand-in): check.* ops compare values, interpreter.run_parallel runs
+                  per-device programs on the local backend; exit 1 on any error or failed check
+  partition FILE [--collectives-only]
+                  the per-device program and every collective with why it is there and its
+                  cost per device and mesh axis (ring model)
+  run FILE [--function NAME] [--stage STAGE] [--backend local] [--inputs SPEC]
+      [--check-reference] [--trace OUT.json] [--output-dir DIR]
+                  run on every device of the mesh; SPEC: zeros|ones|iota|random[:SEED] and
+                  N=FILE.npy per argument; --check-reference compares every step with the
+                  unsharded run; results go to DIR/result_N.npy
   passes          the transformation passes `opt` accepts
   help            this text
 )";
@@ -46,6 +58,12 @@ int main(int argc, char** argv) {
     return shardscope::cli::runExplain(args);
   if (command == "types")
     return shardscope::cli::runTypes(args);
+  if (command == "run")
+    return shardscope::cli::runRun(args);
+  if (command == "partition")
+    return shardscope::cli::runPartition(args);
+  if (command == "interpret")
+    return shardscope::cli::runInterpret(args);
   if (command == "passes") {
     for (const auto* pass : shardscope::pipeline::PassRegistry::builtin().all())
       std::printf("  -%-40s %s\n", pass->name.c_str(), pass->summary.c_str());

@@ -1,6 +1,11 @@
 #include "core/exec/interpreter.h"
 
+#include "core/exec/communicator.h"
+#include "core/exec/detail/check_ops.h"
+#include "core/exec/detail/collectives.h"
 #include "core/exec/detail/kernel.h"
+#include "core/exec/process_groups.h"
+#include "core/exec/spmd_executor.h"
 
 #include <unordered_map>
 
@@ -25,33 +30,15 @@ bool isTerminator(const ir::Operation& op) {
          op.is("sdy.return");
 }
 
-bool isCollective(std::string_view name) {
-  static constexpr std::string_view kCollectives[] = {"stablehlo.all_reduce",
-                                                      "stablehlo.all_gather",
-                                                      "stablehlo.reduce_scatter",
-                                                      "stablehlo.all_to_all",
-                                                      "stablehlo.collective_permute",
-                                                      "stablehlo.collective_broadcast",
-                                                      "sdy.all_gather",
-                                                      "sdy.all_reduce",
-                                                      "sdy.all_slice",
-                                                      "sdy.all_to_all",
-                                                      "sdy.collective_permute",
-                                                      "sdy.reduce_scatter"};
-  for (std::string_view c : kCollectives)
-    if (name == c)
-      return true;
-  return false;
-}
-
 } // namespace
 
 /// The mutable part of a run: the frame stack and the run's outcome. It is also the
 /// `RegionRunner` kernels use for reduce bodies, which run as nested frames on the same stack.
 class InterpreterState final : public detail::RegionRunner {
 public:
-  InterpreterState(const ir::Module& module, support::DiagnosticSink& sink)
-      : m_module(module), m_sink(sink) {}
+  InterpreterState(const ir::Module& module, support::DiagnosticSink& sink,
+                   const DeviceContext& context, const CommunicatorFactory& factory)
+      : m_module(module), m_sink(sink), m_context(context), m_factory(factory) {}
 
   bool pushFunction(const ir::Operation& fn, std::vector<Tensor> args, FrameKind kind,
                     const ir::Operation* owner, support::SourceLocation loc);
@@ -63,24 +50,30 @@ public:
   std::vector<Tensor> results;
   bool done = false;
   bool failed = false;
+  bool failedCheck = false;
   int64_t steps = 0;
   int64_t stepLimit = 1'000'000'000;
+
+  const Tensor* lookup(const ir::Value* value) const;
 
 private:
   bool fail(support::SourceLocation loc, std::string message);
   bool pushBlock(const ir::Block& block, std::vector<Tensor> args, FrameKind kind,
                  const ir::Operation* owner);
-  const Tensor* lookup(const ir::Value* value) const;
   bool gatherOperands(const ir::Operation& op, std::vector<Tensor>& out);
   bool bindResults(const ir::Operation& op, std::vector<Tensor> values);
   bool finishFrame(std::vector<Tensor> values);
   bool enterWhile(const ir::Operation& op, std::vector<Tensor> operands);
   bool enterCase(const ir::Operation& op, std::vector<Tensor> operands);
+  bool enterIf(const ir::Operation& op, std::vector<Tensor> operands);
   bool enterCall(const ir::Operation& op, std::vector<Tensor> operands);
   bool runKernel(const ir::Operation& op, std::vector<Tensor> operands);
+  bool runParallel(const ir::Operation& op, std::vector<Tensor> operands);
 
   const ir::Module& m_module;
   support::DiagnosticSink& m_sink;
+  const DeviceContext& m_context;
+  const CommunicatorFactory& m_factory;
   std::vector<Tensor> m_nestedResults;
 };
 
@@ -212,6 +205,17 @@ bool InterpreterState::enterCase(const ir::Operation& op, std::vector<Tensor> op
   return pushBlock(branch.front(), {}, FrameKind::CaseBranch, &op);
 }
 
+bool InterpreterState::enterIf(const ir::Operation& op, std::vector<Tensor> operands) {
+  if (operands.size() != 1 || operands[0].numElements() != 1 || op.numRegions() != 2)
+    return fail(op.loc(), "'stablehlo.if' needs a scalar i1 predicate and two branches");
+  // StableHLO: the true branch is region 0, the false branch region 1.
+  unsigned index = operands[0].intAt(0) ? 0 : 1;
+  const ir::Region& branch = op.region(index);
+  if (branch.empty())
+    return fail(op.loc(), std::string("empty ") + (index ? "false" : "true") + " branch");
+  return pushBlock(branch.front(), {}, FrameKind::CaseBranch, &op);
+}
+
 bool InterpreterState::enterCall(const ir::Operation& op, std::vector<Tensor> operands) {
   const auto* callee = op.attr("callee").as<ir::SymbolRefAttr>();
   const ir::Operation* fn =
@@ -224,17 +228,21 @@ bool InterpreterState::enterCall(const ir::Operation& op, std::vector<Tensor> op
 }
 
 bool InterpreterState::runKernel(const ir::Operation& op, std::vector<Tensor> operands) {
-  detail::Kernel kernel = detail::findKernel(op.name());
-  if (!kernel) {
-    if (isCollective(op.name()))
-      return fail(op.loc(), "collective '" + std::string(op.name()) +
-                                "' is not supported by the single-device interpreter yet");
-    return fail(op.loc(), "unsupported op '" + std::string(op.name()) + "' in the interpreter");
-  }
   std::vector<Tensor> values;
   detail::KernelContext ctx{op, operands, values, m_sink, *this};
   size_t depth = frames.size();
-  if (!kernel(ctx)) {
+  bool ok = false;
+  if (detail::isDeviceOp(op.name())) {
+    ok = detail::runDeviceOp(ctx, m_context);
+  } else if (detail::isCheckOp(op)) {
+    ok = detail::runCheckOp(ctx, failedCheck);
+  } else {
+    detail::Kernel kernel = detail::findKernel(op.name());
+    if (!kernel)
+      return fail(op.loc(), "unsupported op '" + std::string(op.name()) + "' in the interpreter");
+    ok = kernel(ctx);
+  }
+  if (!ok) {
     failed = true;
     return false;
   }
@@ -263,9 +271,73 @@ bool InterpreterState::step() {
     return enterWhile(op, std::move(operands));
   if (op.is("stablehlo.case"))
     return enterCase(op, std::move(operands));
+  if (op.is("stablehlo.if"))
+    return enterIf(op, std::move(operands));
   if (op.is("func.call") || op.is("call"))
     return enterCall(op, std::move(operands));
+  if (op.is("interpreter.run_parallel"))
+    return runParallel(op, std::move(operands));
   return runKernel(op, std::move(operands));
+}
+
+// `"interpreter.run_parallel"(inputs...) {programs = [[@f, @g], ...]}`: a num_replicas x
+// num_partitions grid of functions; inputs and results are the programs' arguments and results
+// concatenated in row-major program order.
+bool InterpreterState::runParallel(const ir::Operation& op, std::vector<Tensor> operands) {
+  const auto* rows = op.attr("programs").as<ir::ArrayAttr>();
+  if (!rows || rows->elements.empty())
+    return fail(op.loc(), "'interpreter.run_parallel' needs 'programs', a non-empty list of "
+                          "lists of function symbols");
+  std::vector<std::string> functions;
+  int64_t numPartitions = -1;
+  size_t nextInput = 0;
+  std::vector<std::vector<Tensor>> inputs;
+  for (const ir::Attribute& row : rows->elements) {
+    const auto* cols = row.as<ir::ArrayAttr>();
+    if (!cols || cols->elements.empty() ||
+        (numPartitions >= 0 && numPartitions != static_cast<int64_t>(cols->elements.size())))
+      return fail(op.loc(), "'programs' must be a rectangular list of lists of function symbols");
+    numPartitions = static_cast<int64_t>(cols->elements.size());
+    for (const ir::Attribute& sym : cols->elements) {
+      const auto* ref = sym.as<ir::SymbolRefAttr>();
+      const ir::Operation* fn =
+          ref && !ref->path.empty() ? m_module.lookupFunction(ref->path.back()) : nullptr;
+      if (!fn)
+        return fail(op.loc(), "'programs' names an unknown function " + sym.str());
+      size_t n = ir::func::type(*fn).elements().size();
+      if (nextInput + n > operands.size())
+        return fail(op.loc(), "'interpreter.run_parallel' has " + std::to_string(operands.size()) +
+                                  " inputs, fewer than its programs take");
+      inputs.emplace_back(std::make_move_iterator(operands.begin() + nextInput),
+                          std::make_move_iterator(operands.begin() + nextInput + n));
+      nextInput += n;
+      functions.emplace_back(ref->path.back());
+    }
+  }
+  if (nextInput != operands.size())
+    return fail(op.loc(), "'interpreter.run_parallel' has " + std::to_string(operands.size()) +
+                              " inputs, but its programs take " + std::to_string(nextInput));
+  if (!m_factory)
+    return fail(op.loc(), "'interpreter.run_parallel' needs a multi-device backend "
+                          "(no communicator factory installed)");
+  int64_t numReplicas = static_cast<int64_t>(rows->elements.size());
+  std::unique_ptr<Communicator> comm = m_factory(numReplicas * numPartitions);
+  if (!comm)
+    return fail(op.loc(), "could not create a communicator for " +
+                              std::to_string(numReplicas * numPartitions) + " devices");
+  SpmdOptions options{numReplicas, numPartitions, stepLimit, m_factory};
+  SpmdExecutor executor(m_module, *comm, options);
+  if (!executor.start(functions, std::move(inputs), m_sink) || !executor.runToEnd()) {
+    failed = true;
+    return false;
+  }
+  std::vector<Tensor> results;
+  for (int64_t d = 0; d < executor.numDevices(); ++d)
+    for (const Tensor& t : executor.results(d))
+      results.push_back(t);
+  for (int64_t d = 0; d < executor.numDevices(); ++d)
+    failedCheck = failedCheck || executor.interpreter(d).failedCheck();
+  return bindResults(op, std::move(results));
 }
 
 std::optional<std::vector<Tensor>> InterpreterState::runRegion(const ir::Region& region,
@@ -291,7 +363,7 @@ Interpreter::~Interpreter() = default;
 
 bool Interpreter::start(std::string_view name, std::vector<Tensor> inputs,
                         support::DiagnosticSink& sink) {
-  m_state = std::make_unique<InterpreterState>(m_module, sink);
+  m_state = std::make_unique<InterpreterState>(m_module, sink, m_context, m_factory);
   m_state->stepLimit = m_stepLimit;
   const ir::Operation* fn = m_module.lookupFunction(name);
   if (!fn) {
@@ -319,6 +391,28 @@ const std::vector<Tensor>& Interpreter::results() const {
 }
 
 size_t Interpreter::depth() const { return m_state ? m_state->frames.size() : 0; }
+
+std::vector<const ir::Operation*> Interpreter::frameOwners() const {
+  std::vector<const ir::Operation*> owners;
+  if (m_state)
+    for (size_t i = 1; i < m_state->frames.size(); ++i)
+      owners.push_back(m_state->frames[i].owner);
+  return owners;
+}
+
+bool Interpreter::failed() const { return m_state && m_state->failed; }
+
+bool Interpreter::failedCheck() const { return m_state && m_state->failedCheck; }
+
+const Tensor* Interpreter::lookup(const ir::Value* value) const {
+  return m_state ? m_state->lookup(value) : nullptr;
+}
+
+void Interpreter::setDeviceContext(const DeviceContext& context) { m_context = context; }
+
+void Interpreter::setCommunicatorFactory(CommunicatorFactory factory) {
+  m_factory = std::move(factory);
+}
 
 void Interpreter::setStepLimit(int64_t limit) {
   m_stepLimit = limit;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/exec/device_context.h"
 #include "core/exec/tensor.h"
 #include "core/ir/module.h"
 #include "core/support/diagnostic.h"
@@ -20,7 +21,11 @@ class InterpreterState;
 ///
 /// Execution keeps an explicit frame stack (function bodies, while condition/body, case
 /// branches) with a program counter per frame, so a later debugger can stop between any two ops.
-/// Collectives are reported as unsupported here; they will be routed to a backend later.
+/// Multi-device runs give each device its own interpreter with a `DeviceContext`: then
+/// `stablehlo.replica_id`/`partition_id` answer from it and collectives go through its
+/// `Communicator` (blocking until the device group completes; see `SpmdExecutor` for a driver
+/// that runs all devices in lockstep). `interpreter.run_parallel` needs a `CommunicatorFactory`.
+/// The `check.*` ops compare values; a failed check is reported as an error and the run goes on.
 class Interpreter {
 public:
   /// Prepares to run functions of `module`, which must outlive the interpreter.
@@ -47,6 +52,26 @@ public:
   const std::vector<Tensor>& results() const;
   /// Number of frames on the stack (1 while inside the entry function's top level).
   size_t depth() const;
+  /// The ops that pushed the current frames (`func.call`, `stablehlo.while`, `stablehlo.case`,
+  /// or the op whose region runs), outermost first; the entry frame has none, so the vector has
+  /// `depth() - 1` entries.
+  std::vector<const ir::Operation*> frameOwners() const;
+  /// True after an error stopped the run.
+  bool failed() const;
+  /// True when a `check.*` op failed (reported as an error; the run went on).
+  bool failedCheck() const;
+  /// The live tensor of `value` as seen from the innermost frame (enclosing blocks included up to
+  /// the innermost function body), or null when it has none (not computed yet, out of scope, or
+  /// the run has not started).
+  const Tensor* lookup(const ir::Value* value) const;
+
+  /// Places this interpreter in a process grid (device/replica/partition ids, communicator).
+  /// Call it before `start`/`run`; defaults to the single-device grid without communicator.
+  void setDeviceContext(const DeviceContext& context);
+  /// The grid position set by `setDeviceContext`.
+  const DeviceContext& deviceContext() const { return m_context; }
+  /// Installs the factory `interpreter.run_parallel` uses for its devices' communicator.
+  void setCommunicatorFactory(CommunicatorFactory factory);
 
   /// Upper bound on executed ops per `run`, so a non-terminating while loop reports an error
   /// instead of hanging. Defaults to 1e9.
@@ -55,6 +80,8 @@ public:
 private:
   const ir::Module& m_module;
   std::unique_ptr<InterpreterState> m_state;
+  DeviceContext m_context;
+  CommunicatorFactory m_factory;
   int64_t m_stepLimit = 1'000'000'000;
 };
 

@@ -1,12 +1,22 @@
 #include "core/partition/insert_explicit_reshards.h"
 
+#include "core/partition/explicit_reshards_data_flow.h"
+#include "core/partition/explicit_reshards_factor_axes.h"
+#include "core/partition/explicit_reshards_reshape.h"
+#include "core/partition/explicit_reshards_single_device.h"
+#include "core/partition/explicit_reshards_unreduced.h"
+#include "core/partition/explicit_reshards_util.h"
 #include "core/propagation/import_data_flow.h"
 #include "core/propagation/op_sharding_rule_registry.h"
+#include "core/propagation/sharding_projection.h"
+#include "core/sharding/mesh_view.h"
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
 #include <map>
-#include <tuple>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace shardscope::partition {
 namespace {
@@ -16,295 +26,229 @@ using ir::Operation;
 using ir::TensorSharding;
 using Axes = std::vector<AxisRef>;
 
-int64_t axisSize(const ir::Mesh& mesh, const AxisRef& axis) {
-  if (axis.subAxis)
-    return axis.subAxis->size;
-  for (const ir::MeshAxis& a : mesh.axes)
-    if (a.name == axis.name)
-      return a.size;
-  return -1;
-}
-
-int64_t axesSize(const ir::Mesh& mesh, const Axes& axes, size_t from = 0) {
-  int64_t size = 1;
-  for (size_t i = from; i < axes.size(); ++i)
-    size *= axisSize(mesh, axes[i]);
-  return size;
-}
-
-bool isPrefix(const Axes& prefix, const Axes& axes) {
-  return prefix.size() <= axes.size() && std::equal(prefix.begin(), prefix.end(), axes.begin());
-}
-
-bool contains(const Axes& axes, const AxisRef& axis) {
-  return std::find(axes.begin(), axes.end(), axis) != axes.end();
-}
-
-// The factor shardings of one tensor: factor index -> axes (every factor of the tensor).
-using TensorFactors = std::map<int64_t, Axes>;
-
-struct Candidate {
-  int64_t factor = -1;
-  Axes axes;
-  int64_t totalSource = 0;
-  int64_t largestLocal = 0;
-  int64_t shardingSize = 0;
-  int64_t precedence = 3; // pass-through 3, permutation 1
-  auto key() const {
-    return std::make_tuple(totalSource, precedence, largestLocal, shardingSize, factor);
+// The mesh an op is computed on: the most common mesh among its sharded tensors (meshes may
+// differ only in device order; tensors sharded on another order are resharded). Null when the
+// tensors use meshes with different axes, or none has a sharding.
+const ir::Mesh* commonMesh(const ir::Module& module,
+                           const std::vector<std::optional<TensorSharding>>& shardings,
+                           std::string& meshName) {
+  auto meshOf = [&](const std::string& name) {
+    TensorSharding probe;
+    probe.meshName = name;
+    return ir::resolveMesh(module, probe);
+  };
+  const ir::Mesh* first = nullptr;
+  std::map<std::string, int> counts;
+  int bestCount = 0;
+  for (const auto& s : shardings) {
+    if (!s)
+      continue;
+    const ir::Mesh* m = meshOf(s->meshName);
+    if (!m || m->axes.empty() || (first && m->axes != first->axes))
+      return nullptr;
+    if (!first) {
+      first = m;
+      meshName = s->meshName;
+    }
+    if (isFullyReplicated(s))
+      continue;
+    if (++counts[s->meshName] > bestCount) {
+      bestCount = counts[s->meshName];
+      meshName = s->meshName;
+    }
   }
+  return first ? meshOf(meshName) : nullptr;
+}
+
+std::vector<int64_t> deviceOrder(const ir::Mesh& m) { return sharding::MeshView(m).deviceIds(); }
+
+TensorSharding openReplicatedOn(const std::string& meshName, int64_t rank) {
+  TensorSharding out = replicatedOn(meshName, rank);
+  for (ir::DimensionSharding& d : out.dims)
+    d.isClosed = false;
+  return out;
+}
+
+bool supportedRule(const ir::OpShardingRule& rule) { return !rule.isCustom; }
+
+// The shardings of `op`'s operands then results, or nothing when one isn't a ranked tensor or has
+// a sharding this pass does not handle (inline mesh, unreduced or replicated axes).
+std::optional<std::vector<std::optional<TensorSharding>>>
+collectShardings(Operation& op, std::vector<ir::Value*>& values) {
+  for (ir::Value* v : op.operands())
+    values.push_back(v);
+  for (const auto& r : op.results())
+    values.push_back(r.get());
+  std::vector<std::optional<TensorSharding>> shardings;
+  for (ir::Value* v : values) {
+    if (!v->type().isTensor() || !v->type().hasStaticShape())
+      return std::nullopt;
+    std::optional<TensorSharding> s = sharding::valueSharding(*v);
+    if (s && (s->inlineMesh || s->meshName.empty() || !s->replicatedAxes.empty() ||
+              static_cast<int64_t>(s->dims.size()) != v->type().rank()))
+      return std::nullopt;
+    shardings.push_back(std::move(s));
+  }
+  // Shardy assumes every result has the same unreduced axes.
+  auto unreduced = [&](size_t t) { return shardings[t] ? shardings[t]->unreducedAxes : Axes{}; };
+  for (size_t t = op.numOperands() + 1; t < shardings.size(); ++t)
+    if (unreduced(t) != unreduced(op.numOperands()))
+      return std::nullopt;
+  return shardings;
+}
+
+// Everything `processOp` decided for one op: the new sharding of every tensor, which tensors
+// change, and the axes the results are all-reduced over.
+struct OpPlan {
+  std::vector<TensorSharding> newShardings;
+  std::vector<bool> update;
+  Axes allReduceAxes;
 };
 
-// Candidate ordering: Shardy compares the source sizes, then the sharding size, then the
-// factor/axes pair. Ties beyond the sizes fall back on the higher factor index and the
-// lexicographically smaller axes.
-bool better(const Candidate& a, const Candidate& b) {
-  if (a.key() != b.key())
-    return a.key() > b.key();
-  if (a.axes.size() != b.axes.size())
-    return a.axes.size() > b.axes.size();
-  for (size_t i = 0; i < a.axes.size(); ++i)
-    if (a.axes[i].name != b.axes[i].name)
-      return a.axes[i].name < b.axes[i].name;
-  return false;
-}
-
-bool inList(const std::vector<int64_t>& list, int64_t factor) {
-  return std::count(list.begin(), list.end(), factor) != 0;
-}
-
-// Shardy moves the greatest common prefix of each need-replication factor's shardings (when the
-// factor is in every non-scalar tensor) onto the batching factors that have room for it.
-void distributeNeedReplicationAxes(const std::vector<TensorFactors>& tensors,
-                                   const ir::OpShardingRule& rule, const ir::Mesh& mesh,
-                                   std::vector<Axes>& assigned) {
-  auto inAllNonScalar = [&](int64_t factor) {
-    for (const TensorFactors& t : tensors)
-      if (!t.empty() && !t.count(factor))
-        return false;
-    return true;
-  };
-  std::vector<int64_t> batching;
-  for (int64_t f = 0; f < static_cast<int64_t>(rule.factorSizes.size()); ++f)
-    if (!inList(rule.reductionFactors, f) && !inList(rule.needReplicationFactors, f) &&
-        !inList(rule.permutationFactors, f) && inAllNonScalar(f))
-      batching.push_back(f);
-  for (int64_t factor : rule.needReplicationFactors) {
-    if (!inAllNonScalar(factor))
-      continue;
-    std::optional<Axes> prefix;
-    for (const TensorFactors& t : tensors) {
-      auto it = t.find(factor);
-      if (it == t.end())
-        continue;
-      if (!prefix) {
-        prefix = it->second;
-        continue;
-      }
-      size_t n = 0;
-      while (n < prefix->size() && n < it->second.size() && (*prefix)[n] == it->second[n])
-        ++n;
-      prefix->resize(n);
-    }
-    if (!prefix || prefix->empty())
-      continue;
-    size_t next = 0;
-    for (int64_t f : batching) {
-      const int64_t factorSize = rule.factorSizes[static_cast<size_t>(f)];
-      if (factorSize == 0)
-        continue;
-      Axes& sharding = assigned[static_cast<size_t>(f)];
-      const int64_t shardingSize = axesSize(mesh, sharding);
-      if (factorSize % shardingSize != 0)
-        continue;
-      int64_t capacity = factorSize / shardingSize;
-      while (next < prefix->size()) {
-        const int64_t size = axisSize(mesh, (*prefix)[next]);
-        if (capacity % size != 0)
-          break;
-        sharding.push_back((*prefix)[next]);
-        capacity /= size;
-        ++next;
-      }
-      if (next == prefix->size())
-        break;
-    }
+// Returns true when every tensor's rank matches the rule and every axis exists in the mesh.
+bool matchesRule(const ir::OpShardingRule& rule, const std::vector<ir::Value*>& values,
+                 const std::vector<std::optional<TensorSharding>>& shardings, size_t numOperands,
+                 const sharding::MeshView& view) {
+  for (size_t t = 0; t < values.size(); ++t) {
+    const ir::TensorMapping& mapping =
+        t < numOperands ? rule.operands[t] : rule.results[t - numOperands];
+    if (static_cast<int64_t>(mapping.dims.size()) != values[t]->type().rank())
+      return false;
+    if (shardings[t])
+      for (const ir::DimensionSharding& dim : shardings[t]->dims)
+        for (const AxisRef& a : dim.axes)
+          if (view.sizeOf(a) <= 0)
+            return false;
   }
-}
-
-std::vector<Axes> commonAxesHeuristic(const std::vector<TensorFactors>& tensors,
-                                      const std::vector<int64_t>& tensorSizes,
-                                      const ir::OpShardingRule& rule, const ir::Mesh& mesh) {
-  const size_t numFactors = rule.factorSizes.size();
-  std::vector<Candidate> cands;
-  for (size_t t = 0; t < tensors.size(); ++t)
-    for (const auto& [factor, axes] : tensors[t]) {
-      if (std::count(rule.needReplicationFactors.begin(), rule.needReplicationFactors.end(),
-                     factor))
-        continue;
-      for (size_t n = axes.size(); n > 0; --n) {
-        Axes prefix(axes.begin(), axes.begin() + static_cast<std::ptrdiff_t>(n));
-        auto it = std::find_if(cands.begin(), cands.end(), [&](const Candidate& c) {
-          return c.factor == factor && c.axes == prefix;
-        });
-        if (it != cands.end()) {
-          it->totalSource += tensorSizes[t];
-          it->largestLocal = std::max(it->largestLocal, tensorSizes[t]);
-        } else {
-          auto in = [&](const std::vector<int64_t>& list) {
-            return std::count(list.begin(), list.end(), factor) != 0;
-          };
-          int64_t precedence = in(rule.reductionFactors) ? 2 : in(rule.permutationFactors) ? 1 : 3;
-          cands.push_back({factor, prefix, tensorSizes[t], tensorSizes[t], axesSize(mesh, prefix),
-                           precedence});
-        }
-      }
-    }
-  std::vector<Axes> assigned(numFactors);
-  while (!cands.empty()) {
-    size_t bestIndex = 0;
-    for (size_t i = 1; i < cands.size(); ++i)
-      if (better(cands[i], cands[bestIndex]))
-        bestIndex = i;
-    Candidate best = cands[bestIndex];
-    assigned[static_cast<size_t>(best.factor)] = best.axes;
-    std::vector<Candidate> kept;
-    for (Candidate& c : cands) {
-      if (c.factor == best.factor) {
-        if (c.axes.size() > best.axes.size() && isPrefix(best.axes, c.axes)) {
-          c.shardingSize = axesSize(mesh, c.axes, best.axes.size());
-          kept.push_back(c);
-        }
-        continue;
-      }
-      auto overlap = std::find_if(c.axes.begin(), c.axes.end(),
-                                  [&](const AxisRef& a) { return contains(best.axes, a); });
-      if (overlap != c.axes.end()) {
-        c.axes.erase(overlap, c.axes.end());
-        const Axes& current = assigned[static_cast<size_t>(c.factor)];
-        if (c.axes == current)
-          continue;
-        c.shardingSize = axesSize(mesh, c.axes, current.size());
-        kept.push_back(c);
-        continue;
-      }
-      c.shardingSize = axesSize(mesh, c.axes);
-      kept.push_back(c);
-    }
-    cands = std::move(kept);
-    for (Candidate& c : cands)
-      c.largestLocal = 0;
-    for (size_t t = 0; t < tensors.size(); ++t) {
-      int64_t local = tensorSizes[t];
-      for (const auto& [factor, _] : tensors[t])
-        local /= axesSize(mesh, assigned[static_cast<size_t>(factor)]);
-      for (Candidate& c : cands)
-        if (tensors[t].count(c.factor))
-          c.largestLocal = std::max(c.largestLocal, local);
-    }
-  }
-  distributeNeedReplicationAxes(tensors, rule, mesh, assigned);
-  return assigned;
-}
-
-std::vector<Axes> commonAxesUnary(const std::vector<TensorFactors>& tensors,
-                                  const std::vector<int64_t>& tensorSizes,
-                                  const std::vector<size_t>& nonScalar,
-                                  const ir::OpShardingRule& rule, const ir::Mesh& mesh) {
-  const size_t numFactors = rule.factorSizes.size();
-  auto pref = [&](size_t t) {
-    int64_t shardingSize = 1;
-    bool shardedPermutation = false;
-    for (const auto& [factor, axes] : tensors[t]) {
-      shardingSize *= axesSize(mesh, axes);
-      if (!axes.empty() && std::count(rule.permutationFactors.begin(),
-                                      rule.permutationFactors.end(), factor))
-        shardedPermutation = true;
-    }
-    return std::make_tuple(!shardedPermutation, tensorSizes[t], shardingSize);
-  };
-  size_t preferred = nonScalar[0], other = nonScalar[1];
-  if (!(pref(preferred) >= pref(other)))
-    std::swap(preferred, other);
-  std::vector<Axes> assigned(numFactors);
-  Axes used;
-  for (const auto& [factor, axes] : tensors[preferred]) {
-    assigned[static_cast<size_t>(factor)] = axes;
-    used.insert(used.end(), axes.begin(), axes.end());
-  }
-  for (const auto& [factor, axes] : tensors[other]) {
-    if (tensors[preferred].count(factor))
-      continue;
-    Axes truncated;
-    for (const AxisRef& a : axes) {
-      if (contains(used, a))
-        break;
-      truncated.push_back(a);
-    }
-    assigned[static_cast<size_t>(factor)] = truncated;
-  }
-  return assigned;
-}
-
-TensorSharding closedSharding(const std::string& meshName, const ir::TensorMapping& mapping,
-                              const std::vector<Axes>& assigned) {
-  TensorSharding out;
-  out.meshName = meshName;
-  for (const auto& factors : mapping.dims)
-    out.dims.push_back(ir::DimensionSharding{assigned[static_cast<size_t>(factors.at(0))], true,
-                                             std::nullopt});
-  return out;
-}
-
-TensorSharding replicatedOn(const std::string& meshName, int64_t rank) {
-  TensorSharding out;
-  out.meshName = meshName;
-  out.dims.resize(static_cast<size_t>(rank));
-  return out;
-}
-
-bool fullyReplicated(const std::optional<TensorSharding>& s) {
-  if (!s)
-    return true;
-  return s->unreducedAxes.empty() &&
-         std::all_of(s->dims.begin(), s->dims.end(),
-                     [](const ir::DimensionSharding& d) { return d.axes.empty(); });
-}
-
-bool supportedRule(const ir::OpShardingRule& rule) {
-  if (rule.isCustom ||
-      !rule.blockedPropagationFactors.empty())
-    return false;
-  for (const auto* list : {&rule.operands, &rule.results})
-    for (const ir::TensorMapping& mapping : *list)
-      for (const auto& factors : mapping.dims)
-        if (factors.size() != 1)
-          return false;
   return true;
 }
 
-Operation* nextOp(Operation& op) {
-  bool found = false;
-  for (const auto& p : op.parentBlock()->ops()) {
-    if (found)
-      return p.get();
-    if (p.get() == &op)
-      found = true;
+std::optional<OpPlan> planOp(Operation& op, const ir::OpShardingRule& rule,
+                             const std::vector<ir::Value*>& values,
+                             const std::vector<std::optional<TensorSharding>>& shardings,
+                             const std::string& meshName, const ir::Mesh& mesh) {
+  const sharding::MeshView view(mesh);
+  const size_t numOperands = op.numOperands();
+  if (!matchesRule(rule, values, shardings, numOperands, view))
+    return std::nullopt;
+  std::vector<std::optional<TensorSharding>> ins(shardings.begin(),
+                                                 shardings.begin() + numOperands);
+  std::vector<std::optional<TensorSharding>> outs(shardings.begin() + numOperands, shardings.end());
+  propagation::ShardingProjection projection =
+      propagation::ShardingProjection::build(ins, outs, rule, view, /*closedIfMissing=*/true);
+  std::vector<TensorFactorAxes> tensors(values.size());
+  std::vector<int64_t> tensorSizes;
+  std::vector<bool> overflow(values.size(), false);
+  for (size_t t = 0; t < values.size(); ++t) {
+    const propagation::TensorFactorShardings& tfs = projection.tensor(t);
+    for (size_t f = 0; f < tfs.factors.size(); ++f)
+      if (tfs.factors[f]) {
+        tensors[t][static_cast<int64_t>(f)] = tfs.factors[f]->axes;
+        overflow[t] = overflow[t] || !tfs.factors[f]->overflowAxes.empty();
+      }
+    tensorSizes.push_back(values[t]->type().numElements());
   }
-  return nullptr;
+  if (std::count(overflow.begin(), overflow.end(), true) != 0) {
+    // Shardy redistributes the axes of a reshape with overflow axes; other ops with overflow
+    // axes are not modelled.
+    if (!op.is("stablehlo.reshape") || values.size() != 2)
+      return std::nullopt;
+    auto [in, out] = alignReshapeWithOverflowAxes(projection, rule, meshName, view);
+    OpPlan plan;
+    plan.update = {!equivalentShardings(ins[0], in), !equivalentShardings(out, outs[0])};
+    plan.newShardings = {std::move(in), std::move(out)};
+    return plan;
+  }
+  std::vector<FactorAxes> assigned = findCommonFactorAxes(tensors, tensorSizes, rule, view);
+
+  OpPlan plan;
+  for (size_t t = 0; t < values.size(); ++t) {
+    propagation::TensorFactorShardings& tfs = projection.tensor(t);
+    bool changed = overflow[t];
+    for (const auto& [factor, axes] : tensors[t]) {
+      propagation::FactorSharding* fs = tfs.find(factor);
+      changed = changed || axes != assigned[static_cast<size_t>(factor)];
+      fs->axes = assigned[static_cast<size_t>(factor)];
+      fs->overflowAxes.clear();
+    }
+    const ir::TensorMapping& mapping =
+        t < numOperands ? rule.operands[t] : rule.results[t - numOperands];
+    plan.newShardings.push_back(
+        tfs.toTensorSharding(mapping, rule.factorSizes, meshName, nullptr, view));
+    plan.update.push_back(changed);
+  }
+  // The results are partial sums along the axes of the reduction factors: all-reduce them over
+  // the axes the results don't keep unreduced.
+  Axes reductionAxes;
+  for (int64_t factor : rule.reductionFactors)
+    for (const AxisRef& a : assigned[static_cast<size_t>(factor)])
+      reductionAxes.push_back(a);
+  if (!reductionAxes.empty() && op.numResults() > 0)
+    plan.allReduceAxes =
+        axisSetDiff(reductionAxes, outs[0] ? outs[0]->unreducedAxes : Axes{}, view);
+  return plan;
 }
 
-Operation* insertReshard(Operation& before, ir::Value* input, const TensorSharding& sharding) {
-  std::vector<ir::Value*> operands{input};
-  std::vector<ir::Type> types{input->type()};
-  auto reshard = Operation::create("sdy.reshard", operands, types, before.loc());
-  reshard->setAttr("sharding", ir::Attribute::sharding(sharding));
-  reshard->setInherent("sharding", true);
-  return before.parentBlock()->insertBefore(&before, std::move(reshard));
+// Inserts the all-reduces and reshards after `op` that `plan` asks for (before `after`), and sets
+// the results' new shardings.
+void rewriteResults(Operation& op, Operation& after, const OpPlan& plan,
+                    const std::vector<std::optional<TensorSharding>>& shardings,
+                    const std::string& meshName) {
+  const size_t numOperands = op.numOperands();
+  std::vector<TensorSharding> resultShardings;
+  bool anyResult = false;
+  std::vector<std::vector<ir::Use>> uses;
+  std::vector<ir::Value*> current;
+  for (unsigned r = 0; r < op.numResults(); ++r) {
+    const size_t t = numOperands + r;
+    uses.push_back(op.result(r)->uses());
+    current.push_back(op.result(r));
+    // Setting one result's sharding on an op without any gives the other results open ones.
+    resultShardings.push_back(plan.update[t] ? plan.newShardings[t]
+                              : shardings[t]
+                                  ? *shardings[t]
+                                  : openReplicatedOn(meshName, op.result(r)->type().rank()));
+    anyResult = anyResult || plan.update[t];
+  }
+  // Shardy puts the all-reduces right after the op, then the result reshards; an all-reduce
+  // keeps its result's sharding (closed replicated when the op has none).
+  if (!anyResult)
+    for (unsigned r = 0; r < op.numResults(); ++r)
+      if (!shardings[numOperands + r])
+        resultShardings[r] = replicatedOn(meshName, op.result(r)->type().rank());
+  if (!plan.allReduceAxes.empty())
+    for (unsigned r = 0; r < op.numResults(); ++r)
+      current[r] = insertAllReduceBefore(after, current[r], plan.allReduceAxes, resultShardings[r],
+                                         op.loc());
+  // Shardy reshards each updated result back to its sharding, creating a closed replicated one
+  // when the op had none; once one result got a sharding, the others read as open.
+  bool hadShardings = op.attr("sdy.sharding").as<ir::ShardingPerValueAttr>() != nullptr;
+  for (unsigned r = 0; r < op.numResults(); ++r) {
+    const size_t t = numOperands + r;
+    if (plan.update[t]) {
+      const int64_t rank = op.result(r)->type().rank();
+      TensorSharding original = shardings[t]   ? *shardings[t]
+                                : hadShardings ? openReplicatedOn(meshName, rank)
+                                               : replicatedOn(meshName, rank);
+      hadShardings = true;
+      current[r] = insertReshardBefore(after, current[r], original)->result(0);
+    }
+    if (current[r] != op.result(r))
+      for (const ir::Use& use : uses[r])
+        use.user->setOperand(use.index, current[r]);
+  }
+  if (anyResult)
+    op.setAttr("sdy.sharding", ir::Attribute::shardingPerValue(resultShardings));
 }
 
 void processOp(ir::Module& module, Operation& op) {
-  if ((op.numRegions() != 0 && !op.is("stablehlo.sort")) || op.dialect() != "stablehlo" ||
+  // Ops with regions other than computations applied per element (a reduction's body, a sort's
+  // comparator) are control flow, which this pass leaves alone.
+  const bool bodyIsComputation =
+      op.is("stablehlo.sort") || op.is("stablehlo.reduce") || op.is("stablehlo.reduce_window") ||
+      op.is("stablehlo.select_and_scatter") || op.is("stablehlo.scatter") ||
+      op.is("stablehlo.all_reduce") || op.is("stablehlo.reduce_scatter");
+  if ((op.numRegions() != 0 && !bodyIsComputation) || op.dialect() != "stablehlo" ||
       op.numResults() == 0)
     return;
   std::optional<ir::OpShardingRule> rule = propagation::shardingRuleFor(op);
@@ -312,195 +256,47 @@ void processOp(ir::Module& module, Operation& op) {
       rule->results.size() != op.numResults())
     return;
   std::vector<ir::Value*> values;
-  for (ir::Value* v : op.operands())
-    values.push_back(v);
-  for (const auto& r : op.results())
-    values.push_back(r.get());
-  std::vector<std::optional<TensorSharding>> shardings;
+  std::optional<std::vector<std::optional<TensorSharding>>> collected =
+      collectShardings(op, values);
+  if (!collected)
+    return;
+  const std::vector<std::optional<TensorSharding>>& shardings = *collected;
   std::string meshName;
-  bool hasSubAxes = false;
-  for (ir::Value* v : values) {
-    if (!v->type().isTensor())
-      return;
-    std::optional<TensorSharding> s = sharding::valueSharding(*v);
-    if (s) {
-      if (s->inlineMesh || s->meshName.empty() || !s->unreducedAxes.empty() ||
-          !s->replicatedAxes.empty() || static_cast<int64_t>(s->dims.size()) != v->type().rank())
-        return;
-      if (meshName.empty())
-        meshName = s->meshName;
-      for (const ir::DimensionSharding& d : s->dims)
-        for (const AxisRef& a : d.axes)
-          hasSubAxes = hasSubAxes || a.subAxis.has_value();
-    }
-    shardings.push_back(std::move(s));
-  }
-  if (meshName.empty())
-    return;
-  // How Shardy treats a sort's tensors without a sharding (which of them it distributes and
-  // prints open) is not modelled: leave such sorts alone.
-  if (op.is("stablehlo.sort") &&
-      std::any_of(shardings.begin(), shardings.end(), [](const auto& s) { return !s; }))
-    return;
-  // Meshes may differ only in device order; the op is then computed on the most common mesh
-  // among the sharded tensors, and tensors sharded on another device order are resharded.
-  auto meshOf = [&](const std::string& name) {
-    TensorSharding probe;
-    probe.meshName = name;
-    return ir::resolveMesh(module, probe);
-  };
-  const ir::Mesh* firstMesh = meshOf(meshName);
-  if (!firstMesh || firstMesh->axes.empty())
-    return;
-  std::map<std::string, int> meshCounts;
-  int bestCount = 0;
-  for (const auto& sh : shardings) {
-    if (!sh)
-      continue;
-    const ir::Mesh* m = meshOf(sh->meshName);
-    if (!m || m->axes != firstMesh->axes)
-      return;
-    if (fullyReplicated(sh))
-      continue;
-    if (++meshCounts[sh->meshName] > bestCount) {
-      bestCount = meshCounts[sh->meshName];
-      meshName = sh->meshName;
-    }
-  }
-  const ir::Mesh* mesh = meshOf(meshName);
-  auto deviceOrder = [](const ir::Mesh& m) {
-    if (!m.deviceIds.empty())
-      return m.deviceIds;
-    int64_t n = 1;
-    for (const ir::MeshAxis& a : m.axes)
-      n *= a.size;
-    std::vector<int64_t> iota(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i)
-      iota[static_cast<size_t>(i)] = i;
-    return iota;
-  };
-  // Tensors sharded (not fully replicated) on a mesh with another device order.
-  std::vector<bool> otherDeviceOrder(shardings.size(), false);
-  for (size_t t = 0; t < shardings.size(); ++t)
-    if (shardings[t] && !fullyReplicated(shardings[t]) && shardings[t]->meshName != meshName)
-      otherDeviceOrder[t] = deviceOrder(*meshOf(shardings[t]->meshName)) != deviceOrder(*mesh);
-
-  // Project each tensor's sharding onto the factors (one factor per dimension).
-  std::vector<TensorFactors> tensors;
-  std::vector<int64_t> tensorSizes;
-  std::vector<size_t> nonScalar;
-  for (size_t t = 0; t < values.size(); ++t) {
-    const ir::TensorMapping& mapping = t < op.numOperands()
-                                           ? rule->operands[t]
-                                           : rule->results[t - op.numOperands()];
-    std::span<const int64_t> shape = values[t]->type().shape();
-    if (mapping.dims.size() != shape.size())
-      return;
-    TensorFactors factors;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      int64_t factor = mapping.dims[d][0];
-      if (rule->factorSizes[static_cast<size_t>(factor)] != shape[d] || shape[d] <= 0)
-        return;
-      Axes axes = shardings[t] ? shardings[t]->dims[d].axes : Axes{};
-      for (const AxisRef& a : axes)
-        if (axisSize(*mesh, a) <= 0)
-          return;
-      if (shape[d] % axesSize(*mesh, axes) != 0)
-        return; // overflow axes: Shardy leaves the op as is
-      factors[factor] = axes;
-    }
-    if (!shape.empty())
-      nonScalar.push_back(t);
-    tensors.push_back(std::move(factors));
-    tensorSizes.push_back(values[t]->type().numElements());
-  }
-
+  const ir::Mesh* mesh = commonMesh(module, shardings, meshName);
   Operation* after = nextOp(op);
-  if (!after)
+  if (!mesh || !after)
     return; // results can only be resharded before a following op (the terminator)
-  // Sub-axes only reach the unary path, which never splits or overlaps axes of shared factors.
-  if ((nonScalar.size() != 2 || !rule->needReplicationFactors.empty()) && hasSubAxes)
+  std::optional<OpPlan> plan = planOp(op, *rule, values, shardings, meshName, *mesh);
+  if (!plan)
     return;
-  if (nonScalar.size() == 2 && hasSubAxes) {
-    const TensorFactors& a = tensors[nonScalar[0]];
-    const TensorFactors& b = tensors[nonScalar[1]];
-    if (a.size() != b.size() ||
-        !std::all_of(a.begin(), a.end(), [&](const auto& f) { return b.count(f.first) != 0; }))
-      return;
-  }
-  std::vector<Axes> assigned =
-      nonScalar.size() == 2 && rule->needReplicationFactors.empty() ? commonAxesUnary(tensors, tensorSizes, nonScalar, *rule, *mesh)
-                            : commonAxesHeuristic(tensors, tensorSizes, *rule, *mesh);
+  // Tensors sharded (not fully replicated) on a mesh with another device order are resharded.
+  for (size_t t = 0; t < shardings.size(); ++t)
+    if (shardings[t] && !isFullyReplicated(shardings[t]) && shardings[t]->meshName != meshName) {
+      TensorSharding probe;
+      probe.meshName = shardings[t]->meshName;
+      if (deviceOrder(*ir::resolveMesh(module, probe)) != deviceOrder(*mesh))
+        plan->update[t] = true;
+    }
 
-  // The result is partial along the axes of the reduction factors: all-reduce it over them,
-  // in mesh order.
-  Axes allReduceAxes;
-  for (int64_t factor : rule->reductionFactors)
-    for (const AxisRef& a : assigned[static_cast<size_t>(factor)])
-      allReduceAxes.push_back(a);
-  if (!allReduceAxes.empty()) {
-    if (op.numResults() != 1 || hasSubAxes)
-      return;
-    auto meshIndex = [&](const AxisRef& a) {
-      for (size_t i = 0; i < mesh->axes.size(); ++i)
-        if (mesh->axes[i].name == a.name)
-          return i;
-      return mesh->axes.size();
-    };
-    std::stable_sort(allReduceAxes.begin(), allReduceAxes.end(),
-                     [&](const AxisRef& a, const AxisRef& b) { return meshIndex(a) < meshIndex(b); });
-  }
-
-  auto needsUpdate = [&](size_t t) {
-    if (otherDeviceOrder[t])
-      return true;
-    for (const auto& [factor, axes] : tensors[t])
-      if (axes != assigned[static_cast<size_t>(factor)])
-        return true;
-    return false;
-  };
   for (unsigned i = 0; i < op.numOperands(); ++i)
-    if (needsUpdate(i)) {
-      Operation* reshard = insertReshard(
-          op, op.operand(i), closedSharding(meshName, rule->operands[i], assigned));
-      op.setOperand(i, reshard->result(0));
-    }
-  bool anyResult = false;
-  std::vector<TensorSharding> resultShardings;
-  for (unsigned r = 0; r < op.numResults(); ++r) {
-    size_t t = op.numOperands() + r;
-    ir::Value* result = op.result(r);
-    TensorSharding original =
-        shardings[t] ? *shardings[t] : replicatedOn(meshName, result->type().rank());
-    bool update = needsUpdate(t);
-    resultShardings.push_back(update ? closedSharding(meshName, rule->results[r], assigned)
-                                     : original);
-    if (!update && allReduceAxes.empty())
-      continue;
-    anyResult = anyResult || update;
-    std::vector<ir::Use> uses = result->uses();
-    ir::Value* current = result;
-    if (!allReduceAxes.empty()) {
-      std::vector<ir::Value*> operands{current};
-      std::vector<ir::Type> types{current->type()};
-      auto allReduce = Operation::create("sdy.all_reduce", operands, types, op.loc());
-      allReduce->setAttr("reduction_axes", ir::Attribute::axisRefList(allReduceAxes));
-      allReduce->setInherent("reduction_axes", true);
-      allReduce->setAttr("out_sharding", ir::Attribute::sharding(resultShardings.back()));
-      allReduce->setInherent("out_sharding", true);
-      current = after->parentBlock()->insertBefore(after, std::move(allReduce))->result(0);
-    }
-    if (update)
-      current = insertReshard(*after, current, original)->result(0);
-    for (const ir::Use& use : uses)
-      use.user->setOperand(use.index, current);
-  }
-  if (anyResult)
-    op.setAttr("sdy.sharding", ir::Attribute::shardingPerValue(resultShardings));
+    if (plan->update[i])
+      op.setOperand(i, insertReshardBefore(op, op.operand(i), plan->newShardings[i])->result(0));
+  rewriteResults(op, *after, *plan, shardings, meshName);
+}
+
+// Ops whose operands are edges to their results or callee (Shardy's data-flow ops and calls):
+// their unreduced operands are handled per edge, not against their first result.
+bool isDataFlowOrCall(const Operation& op) {
+  for (const char* name :
+       {"func.call", "stablehlo.while", "stablehlo.case", "stablehlo.if",
+        "stablehlo.optimization_barrier", "sdy.named_computation", "sdy.manual_computation"})
+    if (op.is(name))
+      return true;
+  return false;
 }
 
 // Reshards each returned value whose sharding differs from the function's result sharding.
-void processReturn(Operation& func, Operation& ret) {
+void processReturn(const ir::Module& module, Operation& func, Operation& ret) {
   for (unsigned i = 0; i < ret.numOperands(); ++i) {
     ir::Value* operand = ret.operand(i);
     if (!operand->type().isTensor())
@@ -512,13 +308,19 @@ void processReturn(Operation& func, Operation& ret) {
     std::optional<TensorSharding> source = sharding::valueSharding(*operand);
     bool unsupported = false;
     for (const auto* s : {&target, &source})
-      if (*s && ((*s)->inlineMesh || (*s)->meshName.empty() || !(*s)->unreducedAxes.empty() ||
-                 !(*s)->replicatedAxes.empty() ||
+      if (*s && ((*s)->inlineMesh || (*s)->meshName.empty() || !(*s)->replicatedAxes.empty() ||
                  static_cast<int64_t>((*s)->dims.size()) != operand->type().rank()))
         unsupported = true;
     if (unsupported)
       continue;
-    if (fullyReplicated(source) && fullyReplicated(target))
+    source = allReduceUnreducedOperand(module, ret, i, target);
+    operand = ret.operand(i);
+    if (source && target && makeOperandUnreduced(module, ret, i, *source, *target))
+      continue;
+    const Axes sourceUnreduced = source ? source->unreducedAxes : Axes{};
+    if (target && target->unreducedAxes != sourceUnreduced)
+      continue; // Shardy leaves other changes of unreduced axes alone
+    if (isFullyReplicated(source) && isFullyReplicated(target))
       continue;
     TensorSharding reshardTo;
     if (target) {
@@ -528,38 +330,109 @@ void processReturn(Operation& func, Operation& ret) {
         bool sameAxes = true;
         for (size_t d = 0; d < source->dims.size(); ++d)
           sameAxes = sameAxes && source->dims[d].axes == target->dims[d].axes;
-        if (sameAxes)
+        if (sameAxes && source->unreducedAxes == target->unreducedAxes)
           continue; // only open/closed or priorities differ: left as is
       }
       reshardTo = *target;
     } else {
       reshardTo = replicatedOn(source->meshName, operand->type().rank());
     }
-    Operation* reshard = insertReshard(ret, operand, reshardTo);
+    Operation* reshard = insertReshardBefore(ret, operand, reshardTo);
     ret.setOperand(i, reshard->result(0));
+  }
+}
+
+// What a walk over one function needs.
+struct WalkState {
+  ir::Module& module;
+  support::DiagnosticSink& sink;
+  bool fullVersion = false;
+  bool ok = true;
+};
+
+// Without the full version Shardy still reshards concatenates whose operands are sharded unlike
+// their result.
+bool concatenateNeedsReshards(const Operation& op) {
+  if (!op.is("stablehlo.concatenate") || op.numResults() != 1)
+    return false;
+  std::optional<TensorSharding> result = sharding::valueSharding(*op.result(0));
+  for (ir::Value* operand : op.operands())
+    if (sharding::valueSharding(*operand) != result)
+      return true;
+  return false;
+}
+
+void processNestedOp(WalkState& state, Operation& op) {
+  if (op.is("func.call")) {
+    reshardCallOperands(state.module, op); // calls always get the full version
+    return;
+  }
+  if (isDataFlowOp(op)) {
+    if (state.fullVersion)
+      reshardDataFlowEdges(state.module, op);
+    return;
+  }
+  if (convertReshardToUnreducedCollectives(state.module, op))
+    return;
+  if (state.fullVersion) {
+    SingleDeviceOutcome outcome = processSingleDeviceOp(state.module, op, state.sink);
+    if (outcome == SingleDeviceOutcome::Failed)
+      state.ok = false;
+    if (outcome != SingleDeviceOutcome::NotSingleDevice)
+      return;
+  }
+  if (!isDataFlowOrCall(op))
+    allReduceUnreducedOperands(state.module, op);
+  if (state.fullVersion || concatenateNeedsReshards(op))
+    processOp(state.module, op);
+}
+
+// Processes the ops of `block`, the ops nested in each op's regions first (as Shardy's post-order
+// walk does); the bodies of named computations are left alone.
+void processBlock(WalkState& state, ir::Block& block) {
+  std::vector<Operation*> ops;
+  for (const auto& p : block.ops())
+    ops.push_back(p.get());
+  for (Operation* op : ops) {
+    if (!op->is("sdy.named_computation"))
+      for (unsigned r = 0; r < op->numRegions(); ++r)
+        for (const auto& nested : op->region(r).blocks())
+          processBlock(state, *nested);
+    if (!op->is("func.return") && !op->is("stablehlo.return") && !op->is("sdy.return"))
+      processNestedOp(state, *op);
   }
 }
 
 } // namespace
 
 bool insertExplicitReshards(ir::Module& module, const InsertExplicitReshardsOptions& options,
-                            support::DiagnosticSink&) {
-  if (!options.enableFullVersion)
-    return true;
+                            support::DiagnosticSink& sink) {
+  WalkState state{module, sink, options.enableFullVersion};
   for (Operation* func : propagation::preOrderOps(module.op())) {
     if (!func->is("func.func") || func->numRegions() == 0 || func->region(0).blocks().empty())
       continue;
-    std::vector<Operation*> ops;
-    for (const auto& p : func->region(0).front().ops())
-      ops.push_back(p.get());
-    for (Operation* op : ops) {
-      if (op->is("func.return"))
-        processReturn(*func, *op);
-      else
-        processOp(module, *op);
+    if (state.fullVersion && !verifyNoSingleDeviceBoundary(module, *func, sink)) {
+      state.ok = false;
+      continue;
+    }
+    ir::Block& body = func->region(0).front();
+    processBlock(state, body);
+    if (body.ops().empty() || !body.ops().back()->is("func.return"))
+      continue;
+    Operation& ret = *body.ops().back();
+    if (state.fullVersion) {
+      processReturn(module, *func, ret);
+      continue;
+    }
+    for (unsigned i = 0; i < ret.numOperands(); ++i) {
+      std::optional<TensorSharding> target;
+      if (const ir::DictionaryAttr* attrs = ir::func::resultAttrs(*func, i))
+        if (const auto* attr = attrs->get("sdy.sharding").as<ir::ShardingAttr>())
+          target = attr->sharding;
+      allReduceUnreducedOperand(module, ret, i, target);
     }
   }
-  return true;
+  return state.ok;
 }
 
 } // namespace shardscope::partition

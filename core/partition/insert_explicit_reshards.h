@@ -10,11 +10,12 @@ struct InsertExplicitReshardsOptions {
   bool enableFullVersion = false;
 };
 
-/// `-sdy-insert-explicit-reshards` (partial): makes each op's operand and result shardings
-/// compatible with its sharding rule by inserting `sdy.reshard` ops, using Shardy's common-axes
-/// heuristic. Only ops whose rule has pass-through factors only, one factor per dimension and no
-/// sub-axes/unreduced axes/inline meshes (elementwise ops, transpose, ...) in function bodies are
-/// handled, and only with `enableFullVersion`; every other op is left unchanged.
+/// `-sdy-insert-explicit-reshards`: makes each op's operand and result shardings compatible with
+/// its sharding rule by inserting `sdy.reshard` ops (and `sdy.all_reduce` for sharded reduction
+/// factors and unreduced values), using Shardy's common-axes heuristic; reshards data-flow edges,
+/// call operands and returned values, and places single-device ops. Without `enableFullVersion`
+/// only calls, concatenates and unreduced values are handled. Returns false after reporting an
+/// error to `sink` (a function boundary or op results on conflicting single devices).
 bool insertExplicitReshards(ir::Module& module, const InsertExplicitReshardsOptions& options,
                             support::DiagnosticSink& sink);
 

@@ -436,16 +436,16 @@ class CaseRunner:
         check_re = directive_regex(case.file.prefixes)
         text = padded_text(case.file.lines, case.first, case.last,
                            keep=lambda line: bool(check_re.search(line)))
-        # Likewise the previous label: in lit this section's label is searched for only after it,
-        # so a label that is a prefix of an earlier function's name cannot match that function.
+        # Likewise every earlier label: lit matches all labels in order, so this section's label
+        # is searched for only after them, and a label that is a prefix of an earlier function's
+        # name (`xy_to_y` after `xy_to_yx`) cannot match that function.
         label_re = directive_regex(case.file.prefixes, suffix="-LABEL")
         if case.first > 1:
-            previous = next((n for n in range(case.first - 1, 0, -1)
-                             if label_re.search(case.file.lines[n - 1])), None)
-            if previous is not None:
-                lines = text.split("\n")
-                lines[previous - 1] = case.file.lines[previous - 1]
-                text = "\n".join(lines)
+            lines = text.split("\n")
+            for n in range(1, case.first):
+                if label_re.search(case.file.lines[n - 1]):
+                    lines[n - 1] = case.file.lines[n - 1]
+            text = "\n".join(lines)
         # lit runs the whole file, where the next CHECK-LABEL bounds this section's CHECK-NOTs;
         # keep that label so a trailing CHECK-NOT does not scan the rest of the output.
         if case.last < len(case.file.lines):
@@ -525,8 +525,11 @@ def make_bin_dir(root: Path, opts: argparse.Namespace) -> Path:
     cli = shlex.quote(str(opts.cli))
     write_executable(bin_dir / "sdy_opt", f'#!/bin/sh\nexec {cli} opt "$@"\n')
     write_executable(bin_dir / "not", NOT_SCRIPT)
+    if opts.interpret:  # `stablehlo-translate --interpret FILE` -> `shardscope-cli interpret ...`
+        write_executable(bin_dir / "stablehlo-translate", f'#!/bin/sh\nexec {cli} interpret "$@"\n')
+        opts.stablehlo_translate = bin_dir / "stablehlo-translate"
     for name, target in (("FileCheck", opts.filecheck), ("split-file", opts.split_file),
-                         ("stablehlo-translate", opts.stablehlo_translate)):
+                         ("stablehlo-translate", None if opts.interpret else opts.stablehlo_translate)):
         if target:
             (bin_dir / name).symlink_to(Path(target).resolve())
     return bin_dir
@@ -729,6 +732,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--stablehlo-translate", type=Path, default=None,
                         help="interpreter for the executable tests; without it they are "
                              "counted as unsupported (failing)")
+    parser.add_argument("--interpret", action="store_true",
+                        help="run the executable tests with `shardscope-cli interpret` as "
+                             "stablehlo-translate")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--filter", help="only files whose relative path contains this")
     parser.add_argument("--expected", type=Path, default=DEFAULT_EXPECTED,

@@ -1,6 +1,7 @@
 // compare, select, clamp, convert, bitcast_convert, is_finite, constant and iota.
 #include "core/exec/detail/kernel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -54,20 +55,20 @@ int64_t totalOrderKey(const Tensor& t, int64_t i) {
   return (bits & sign) ? -magnitude - 1 : magnitude;
 }
 
-bool compareElement(const Tensor& a, const Tensor& b, int64_t i, Direction dir,
+bool compareElement(const Tensor& a, int64_t i, const Tensor& b, int64_t j, Direction dir,
                     const std::string& type) {
   if (type == "TOTALORDER")
-    return holds(dir, threeWay(totalOrderKey(a, i), totalOrderKey(b, i)));
+    return holds(dir, threeWay(totalOrderKey(a, i), totalOrderKey(b, j)));
   if (type == "FLOAT") {
-    double x = a.floatAt(i), y = b.floatAt(i);
+    double x = a.floatAt(i), y = b.floatAt(j);
     if (std::isnan(x) || std::isnan(y))
       return dir == Direction::NE; // unordered: only "not equal" holds
     return holds(dir, threeWay(x, y));
   }
   if (type == "UNSIGNED")
     return holds(dir,
-                 threeWay(static_cast<uint64_t>(a.intAt(i)), static_cast<uint64_t>(b.intAt(i))));
-  return holds(dir, threeWay(a.intAt(i), b.intAt(i)));
+                 threeWay(static_cast<uint64_t>(a.intAt(i)), static_cast<uint64_t>(b.intAt(j))));
+  return holds(dir, threeWay(a.intAt(i), b.intAt(j)));
 }
 
 std::string defaultCompareType(ElementType e) {
@@ -91,7 +92,7 @@ bool compare(KernelContext& ctx) {
   if (type.empty())
     type = defaultCompareType(a.elementType());
   for (int64_t i = 0; i < out->numElements(); ++i)
-    out->setInt(i, compareElement(a, b, i, *dir, type));
+    out->setInt(i, compareElement(a, i, b, i, *dir, type));
   ctx.results.push_back(std::move(*out));
   return true;
 }
@@ -169,6 +170,21 @@ bool convert(KernelContext& ctx) {
   return true;
 }
 
+// Between widths, the wider side has one more (last) dimension of size wide / narrow: the spec
+// leaves the bit mapping to the implementation, and this is the little-endian byte order of the
+// storage (the narrow element 0 holds the lowest bits), as on XLA's CPU backend.
+bool bitcastShapesMatch(const Tensor& x, const Tensor& out) {
+  size_t from = Tensor::elementBytes(x.elementType()), to = Tensor::elementBytes(out.elementType());
+  if (from == to)
+    return x.shape() == out.shape();
+  const Tensor& narrow = from < to ? x : out;
+  const Tensor& wide = from < to ? out : x;
+  std::vector<int64_t> expected = wide.shape();
+  expected.push_back(static_cast<int64_t>(std::max(from, to) / std::min(from, to)));
+  bool hasBool = x.elementType() == ElementType::I1 || out.elementType() == ElementType::I1;
+  return !hasBool && narrow.shape() == expected;
+}
+
 bool bitcastConvert(KernelContext& ctx) {
   if (!ctx.expectOperands(1))
     return false;
@@ -176,9 +192,8 @@ bool bitcastConvert(KernelContext& ctx) {
   if (!out)
     return false;
   const Tensor& x = ctx.operands[0];
-  if (Tensor::elementBytes(x.elementType()) != Tensor::elementBytes(out->elementType()) ||
-      x.numElements() != out->numElements())
-    return ctx.fail("only bitcasts between types of the same width are supported");
+  if (!bitcastShapesMatch(x, *out))
+    return ctx.fail("cannot bitcast " + x.type().str() + " to " + out->type().str());
   ctx.results.push_back(x.reinterpreted(out->elementType(), out->shape()));
   return true;
 }
@@ -223,6 +238,21 @@ bool iota(KernelContext& ctx) {
 }
 
 } // namespace
+
+std::optional<ElementCompare> ElementCompare::of(const ir::Operation& op, ir::ElementType e) {
+  std::optional<Direction> dir = parseDirection(enumCase(op, "comparison_direction"));
+  if (!dir)
+    return std::nullopt;
+  std::string type = enumCase(op, "compare_type");
+  ElementCompare c;
+  c.m_direction = static_cast<int>(*dir);
+  c.m_type = type.empty() ? defaultCompareType(e) : type;
+  return c;
+}
+
+bool ElementCompare::operator()(const Tensor& a, int64_t i, const Tensor& b, int64_t j) const {
+  return compareElement(a, i, b, j, static_cast<Direction>(m_direction), m_type);
+}
 
 void registerCompareKernels(std::map<std::string, Kernel, std::less<>>& t) {
   t["stablehlo.compare"] = compare;

@@ -35,6 +35,13 @@ Kernel findKernel(std::string_view name) {
     registerCompareKernels(t);
     registerShapeKernels(t);
     registerReduceKernels(t);
+    registerBitKernels(t);
+    registerGatherKernels(t);
+    registerSortKernels(t);
+    registerWindowKernels(t);
+    registerConvolutionKernels(t);
+    registerLinalgKernels(t);
+    registerDynamicKernels(t);
     return t;
   }();
   auto it = table.find(name);

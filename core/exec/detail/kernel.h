@@ -57,6 +57,13 @@ void registerElementwiseKernels(std::map<std::string, Kernel, std::less<>>& tabl
 void registerCompareKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerShapeKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerReduceKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerBitKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerGatherKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerSortKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerWindowKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerConvolutionKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerLinalgKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerDynamicKernels(std::map<std::string, Kernel, std::less<>>& table);
 
 // Attribute readers: core/ir's, shared with the sharding rules.
 using ir::stablehlo::enumCase;
@@ -87,5 +94,46 @@ template <typename Fn> void forEachIndex(std::span<const int64_t> shape, Fn&& fn
 
 /// Copies element `from` of `src` into element `to` of `dst` (same element type, byte copy).
 void copyElement(const Tensor& src, int64_t from, Tensor& dst, int64_t to);
+
+/// A rank-0 tensor holding element `i` of `t`.
+Tensor scalarOf(const Tensor& t, int64_t i);
+
+/// The combining op of a reduction-style body that is exactly `%r = op %arg0, %arg1; return %r`
+/// in region 0 of `op`, or empty. Such bodies may skip running the region.
+std::string_view singleOpBody(const ir::Operation& op);
+/// Returns true when `combineFloat` (float types) or `combineInt` (others) implements `op`.
+bool isFastCombiner(std::string_view op, bool isFloat);
+/// `op` (add, multiply, maximum, minimum) on doubles; maximum/minimum propagate NaN.
+double combineFloat(std::string_view op, double a, double b);
+/// `op` (add, multiply, maximum, minimum, and, or) on extended integers; `isUnsigned` selects the
+/// order of maximum/minimum. Arithmetic wraps.
+int64_t combineInt(std::string_view op, int64_t a, int64_t b, bool isUnsigned);
+
+/// A parsed `stablehlo.compare` (direction and compare type, defaulted from the element type as
+/// the compare kernel does), applicable to elements of two tensors without running the op.
+class ElementCompare {
+public:
+  /// Nothing when `op` has no valid `comparison_direction`. `e` is the operands' element type.
+  static std::optional<ElementCompare> of(const ir::Operation& op, ir::ElementType e);
+  /// The comparison of element `i` of `a` with element `j` of `b` (same element type).
+  bool operator()(const Tensor& a, int64_t i, const Tensor& b, int64_t j) const;
+
+private:
+  int m_direction = 0;
+  std::string m_type;
+};
+
+/// Row-major linear index of `index` under `strides`.
+inline int64_t linearIndex(std::span<const int64_t> index, std::span<const int64_t> strides) {
+  int64_t linear = 0;
+  for (size_t d = 0; d < index.size(); ++d)
+    linear += index[d] * strides[d];
+  return linear;
+}
+
+/// Returns true for element types that order and extend as unsigned (`ui*` and `i1`).
+inline bool isUnsignedLike(ir::ElementType e) {
+  return ir::isUnsignedElement(e) || e == ir::ElementType::I1;
+}
 
 } // namespace shardscope::exec::detail

@@ -25,52 +25,6 @@ std::vector<int64_t> resultStrides(const Tensor& input, const std::vector<int64_
   return strides;
 }
 
-// The op of a body that is exactly `%r = op %arg0, %arg1; return %r`, or empty.
-std::string_view singleOpBody(const ir::Operation& op) {
-  const ir::Block& body = op.region(0).front();
-  if (body.ops().size() != 2 || body.numArguments() != 2)
-    return {};
-  const ir::Operation& combine = *body.ops().front();
-  const ir::Operation& ret = *body.back();
-  bool argsInOrder = combine.numOperands() == 2 && combine.numResults() == 1 &&
-                     combine.operand(0)->ownerBlock() == &body &&
-                     combine.operand(1)->ownerBlock() == &body;
-  if (!argsInOrder || ret.numOperands() != 1 || ret.operand(0) != combine.result(0))
-    return {};
-  return combine.name();
-}
-
-double combineFloat(std::string_view op, double a, double b) {
-  if (op == "stablehlo.add")
-    return a + b;
-  if (op == "stablehlo.multiply")
-    return a * b;
-  if (std::isnan(a) || std::isnan(b))
-    return NAN;
-  return op == "stablehlo.maximum" ? std::max(a, b) : std::min(a, b);
-}
-
-int64_t combineInt(std::string_view op, int64_t a, int64_t b, bool u) {
-  auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
-  if (op == "stablehlo.add")
-    return static_cast<int64_t>(ua + ub);
-  if (op == "stablehlo.multiply")
-    return static_cast<int64_t>(ua * ub);
-  if (op == "stablehlo.and")
-    return a & b;
-  if (op == "stablehlo.or")
-    return a | b;
-  bool less = u ? ua < ub : a < b;
-  return (op == "stablehlo.maximum") == less ? b : a;
-}
-
-bool isFastCombiner(std::string_view op, bool isFloat) {
-  if (op == "stablehlo.add" || op == "stablehlo.multiply" || op == "stablehlo.maximum" ||
-      op == "stablehlo.minimum")
-    return true;
-  return !isFloat && (op == "stablehlo.and" || op == "stablehlo.or");
-}
-
 void fastReduce(std::string_view op, const Tensor& input, const std::vector<int64_t>& strides,
                 Tensor& out) {
   bool isFloat = ir::isFloatElement(input.elementType());
@@ -85,12 +39,6 @@ void fastReduce(std::string_view op, const Tensor& input, const std::vector<int6
     else
       out.setInt(r, combineInt(op, out.intAt(r), input.intAt(linear), u));
   });
-}
-
-Tensor scalarOf(const Tensor& t, int64_t i) {
-  Tensor s(t.elementType(), {});
-  copyElement(t, i, s, 0);
-  return s;
 }
 
 bool regionReduce(KernelContext& ctx, size_t n, const std::vector<int64_t>& strides,
@@ -192,7 +140,25 @@ std::vector<T> packed(const Tensor& t, const std::vector<int64_t>& order, Read r
 struct DotPlan {
   std::vector<int64_t> lhsOrder, rhsOrder; // lhs: batch, free, contract; rhs: batch, contract, free
   int64_t batch = 1, m = 1, n = 1, k = 1;
+  // Set when an operand's storage already is the canonical matrix transposed ([batch, contract,
+  // free] for lhs, [batch, free, contract] for rhs): BLAS then reads it in place, transposed.
+  bool lhsTransposed = false, rhsTransposed = false;
 };
+
+bool isIdentity(const std::vector<int64_t>& order) {
+  for (size_t d = 0; d < order.size(); ++d)
+    if (order[d] != static_cast<int64_t>(d))
+      return false;
+  return true;
+}
+
+std::vector<int64_t> concat(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                            const std::vector<int64_t>& c) {
+  std::vector<int64_t> out = a;
+  out.insert(out.end(), b.begin(), b.end());
+  out.insert(out.end(), c.begin(), c.end());
+  return out;
+}
 
 std::vector<int64_t> freeDims(const Tensor& t, const std::vector<int64_t>& a,
                               const std::vector<int64_t>& b) {
@@ -224,24 +190,47 @@ DotPlan planDot(const Tensor& lhs, const Tensor& rhs, const DotDims& dims) {
   plan.m = product(lhs, lhsFree);
   plan.k = product(lhs, dims.lhsContract);
   plan.n = product(rhs, rhsFree);
+  plan.lhsTransposed = isIdentity(concat(dims.lhsBatch, dims.lhsContract, lhsFree));
+  plan.rhsTransposed = isIdentity(concat(dims.rhsBatch, rhsFree, dims.rhsContract));
   return plan;
+}
+
+template <typename T> T readAs(const Tensor& t, int64_t i) {
+  if constexpr (std::is_integral_v<T>)
+    return t.intAt(i);
+  else
+    return static_cast<T>(t.floatAt(i));
 }
 
 template <typename T> void gemm(const DotPlan& p, const T* a, const T* b, T* c) {
   // BLAS rejects leading dimensions of 0; an empty contraction leaves the zero-filled result.
   if (p.m == 0 || p.n == 0 || p.k == 0)
     return;
+  auto transA = p.lhsTransposed ? CblasTrans : CblasNoTrans;
+  auto transB = p.rhsTransposed ? CblasTrans : CblasNoTrans;
+  int64_t lda = p.lhsTransposed ? p.m : p.k, ldb = p.rhsTransposed ? p.k : p.n;
   for (int64_t i = 0; i < p.batch; ++i) {
     const T* ai = a + i * p.m * p.k;
     const T* bi = b + i * p.k * p.n;
     T* ci = c + i * p.m * p.n;
     if constexpr (std::is_same_v<T, float>)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p.m, p.n, p.k, 1.0f, ai, p.k, bi, p.n,
-                  0.0f, ci, p.n);
+      cblas_sgemm(CblasRowMajor, transA, transB, p.m, p.n, p.k, 1.0f, ai, lda, bi, ldb, 0.0f, ci,
+                  p.n);
     else
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p.m, p.n, p.k, 1.0, ai, p.k, bi, p.n,
-                  0.0, ci, p.n);
+      cblas_dgemm(CblasRowMajor, transA, transB, p.m, p.n, p.k, 1.0, ai, lda, bi, ldb, 0.0, ci,
+                  p.n);
   }
+}
+
+// The BLAS operand for `t`: its own buffer when the plan reads it in place (already canonical,
+// or canonical transposed), else a packed copy kept in `storage`.
+template <typename T>
+const T* blasOperand(const Tensor& t, const std::vector<int64_t>& order, bool transposed,
+                     std::vector<T>& storage) {
+  if (transposed || isIdentity(order))
+    return t.data<T>();
+  storage = packed<T>(t, order, readAs<T>);
+  return storage.data();
 }
 
 template <typename T> void naiveGemm(const DotPlan& p, const T* a, const T* b, T* c) {
@@ -258,13 +247,6 @@ template <typename T> void naiveGemm(const DotPlan& p, const T* a, const T* b, T
         }
         c[(i * p.m + r) * p.n + col] = acc;
       }
-}
-
-template <typename T> T readAs(const Tensor& t, int64_t i) {
-  if constexpr (std::is_integral_v<T>)
-    return t.intAt(i);
-  else
-    return static_cast<T>(t.floatAt(i));
 }
 
 // Dimension lists must be in range, disjoint, and pair up dims of equal size.
@@ -313,12 +295,15 @@ bool dotGeneral(KernelContext& ctx) {
   ir::ElementType e = out->elementType();
   bool same = lhs.elementType() == e && rhs.elementType() == e;
   if (same && (e == ir::ElementType::F32 || e == ir::ElementType::F64)) {
-    if (e == ir::ElementType::F32)
-      gemm(plan, packed<float>(lhs, plan.lhsOrder, readAs<float>).data(),
-           packed<float>(rhs, plan.rhsOrder, readAs<float>).data(), out->data<float>());
-    else
-      gemm(plan, packed<double>(lhs, plan.lhsOrder, readAs<double>).data(),
-           packed<double>(rhs, plan.rhsOrder, readAs<double>).data(), out->data<double>());
+    if (e == ir::ElementType::F32) {
+      std::vector<float> a, b;
+      gemm(plan, blasOperand(lhs, plan.lhsOrder, plan.lhsTransposed, a),
+           blasOperand(rhs, plan.rhsOrder, plan.rhsTransposed, b), out->data<float>());
+    } else {
+      std::vector<double> a, b;
+      gemm(plan, blasOperand(lhs, plan.lhsOrder, plan.lhsTransposed, a),
+           blasOperand(rhs, plan.rhsOrder, plan.rhsTransposed, b), out->data<double>());
+    }
   } else if (ir::isFloatElement(e)) {
     std::vector<double> c(static_cast<size_t>(out->numElements()));
     naiveGemm(plan, packed<double>(lhs, plan.lhsOrder, readAs<double>).data(),
@@ -337,6 +322,62 @@ bool dotGeneral(KernelContext& ctx) {
 }
 
 } // namespace
+
+std::string_view singleOpBody(const ir::Operation& op) {
+  const ir::Block& body = op.region(0).front();
+  if (body.ops().size() != 2 || body.numArguments() != 2)
+    return {};
+  const ir::Operation& combine = *body.ops().front();
+  const ir::Operation& ret = *body.back();
+  // Both block arguments, once each (every fast combiner is commutative, so order is free).
+  bool argsInOrder = combine.numOperands() == 2 && combine.numResults() == 1 &&
+                     combine.operand(0)->ownerBlock() == &body &&
+                     combine.operand(1)->ownerBlock() == &body &&
+                     combine.operand(0) != combine.operand(1);
+  if (!argsInOrder || ret.numOperands() != 1 || ret.operand(0) != combine.result(0))
+    return {};
+  return combine.name();
+}
+
+double combineFloat(std::string_view op, double a, double b) {
+  if (op == "stablehlo.add")
+    return a + b;
+  if (op == "stablehlo.multiply")
+    return a * b;
+  if (std::isnan(a) || std::isnan(b))
+    return NAN;
+  bool isMax = op == "stablehlo.maximum";
+  if (a == b) // +0 > -0, as for the elementwise maximum/minimum
+    return std::signbit(a) == isMax ? b : a;
+  return isMax ? std::max(a, b) : std::min(a, b);
+}
+
+int64_t combineInt(std::string_view op, int64_t a, int64_t b, bool u) {
+  auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  if (op == "stablehlo.add")
+    return static_cast<int64_t>(ua + ub);
+  if (op == "stablehlo.multiply")
+    return static_cast<int64_t>(ua * ub);
+  if (op == "stablehlo.and")
+    return a & b;
+  if (op == "stablehlo.or")
+    return a | b;
+  bool less = u ? ua < ub : a < b;
+  return (op == "stablehlo.maximum") == less ? b : a;
+}
+
+bool isFastCombiner(std::string_view op, bool isFloat) {
+  if (op == "stablehlo.add" || op == "stablehlo.multiply" || op == "stablehlo.maximum" ||
+      op == "stablehlo.minimum")
+    return true;
+  return !isFloat && (op == "stablehlo.and" || op == "stablehlo.or");
+}
+
+Tensor scalarOf(const Tensor& t, int64_t i) {
+  Tensor s(t.elementType(), {});
+  copyElement(t, i, s, 0);
+  return s;
+}
 
 void registerReduceKernels(std::map<std::string, Kernel, std::less<>>& t) {
   t["stablehlo.reduce"] = reduce;

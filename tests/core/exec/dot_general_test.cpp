@@ -59,6 +59,43 @@ TEST_P(DotGeneralTest, MatchesNaiveLoopOnRandomData) {
   EXPECT_TRUE(cmp.equal) << cmp.message;
 }
 
+// Operands stored as the transposed canonical matrices ([b, k, m] x [b, n, k]) and in canonical
+// order ([b, m, k] x [b, k, n]) go to BLAS without packing, transposed or not; both must match a
+// naive loop.
+std::string layoutProgram(const std::string& e, bool transposed) {
+  std::string lhs = transposed ? "tensor<2x3x4x" + e + ">" : "tensor<2x4x3x" + e + ">";
+  std::string rhs = transposed ? "tensor<2x5x3x" + e + ">" : "tensor<2x3x5x" + e + ">";
+  std::string out = "tensor<2x4x5x" + e + ">";
+  std::string dims = transposed ? "contracting_dims = [1] x [2]" : "contracting_dims = [2] x [1]";
+  return "func.func @main(%a: " + lhs + ", %b: " + rhs + ") -> " + out +
+         " {\n  %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], " + dims + " : (" +
+         lhs + ", " + rhs + ") -> " + out + "\n  return %r : " + out + "\n}\n";
+}
+
+TEST_P(DotGeneralTest, InPlaceLayoutsMatchNaiveLoop) {
+  ElementType e = GetParam();
+  for (bool transposed : {false, true}) {
+    std::mt19937 rng(transposed ? 5 : 6);
+    Tensor lhs = randomTensor(
+        e, transposed ? std::vector<int64_t>{2, 3, 4} : std::vector<int64_t>{2, 4, 3}, rng);
+    Tensor rhs = randomTensor(
+        e, transposed ? std::vector<int64_t>{2, 5, 3} : std::vector<int64_t>{2, 3, 5}, rng);
+    std::vector<double> expected;
+    for (int b = 0; b < 2; ++b)
+      for (int m = 0; m < 4; ++m)
+        for (int n = 0; n < 5; ++n) {
+          double acc = 0;
+          for (int k = 0; k < 3; ++k)
+            acc += transposed ? lhs.floatAt((b * 3 + k) * 4 + m) * rhs.floatAt((b * 5 + n) * 3 + k)
+                              : lhs.floatAt((b * 4 + m) * 3 + k) * rhs.floatAt((b * 3 + k) * 5 + n);
+          expected.push_back(acc);
+        }
+    Tensor r = runOne(layoutProgram(std::string(ir::elementTypeName(e)), transposed), {lhs, rhs});
+    CompareResult cmp = compareTensors(Tensor::fromDoubles(e, {2, 4, 5}, expected), r);
+    EXPECT_TRUE(cmp.equal) << (transposed ? "transposed: " : "canonical: ") << cmp.message;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(ElementTypes, DotGeneralTest,
                          ::testing::Values(ElementType::F32, ElementType::F64, ElementType::I32,
                                            ElementType::BF16));

@@ -273,6 +273,26 @@ TEST(InterpreterControlFlowTest, CaseClampsOutOfRangeIndexToLastBranch) {
   EXPECT_EQ(runOne(text, {i32({}, {7})}).floatAt(0), 20.0);
 }
 
+TEST(InterpreterControlFlowTest, IfTakesTheTrueRegionFirst) {
+  // The spec's example: the true branch is the first region; branches may use outer values.
+  const char* text = R"(func.func @main(%pred: tensor<i1>, %x: tensor<f32>) -> tensor<f32> {
+  %r = "stablehlo.if"(%pred) ({
+    %t = stablehlo.add %x, %x : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }, {
+    %f = stablehlo.negate %x : tensor<f32>
+    stablehlo.return %f : tensor<f32>
+  }) : (tensor<i1>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+)";
+  Tensor yes = Tensor::fromInts(ir::ElementType::I1, {}, std::vector<int64_t>{1});
+  Tensor no = Tensor::fromInts(ir::ElementType::I1, {}, std::vector<int64_t>{0});
+  Tensor x = Tensor::fromDoubles(ir::ElementType::F32, {}, std::vector<double>{3.0});
+  EXPECT_EQ(runOne(text, {yes, x}).floatAt(0), 6.0);
+  EXPECT_EQ(runOne(text, {no, x}).floatAt(0), -3.0);
+}
+
 TEST(InterpreterControlFlowTest, CallBarrierAndShardingOpsPassValues) {
   const char* text = R"(sdy.mesh @mesh = <["x"=2]>
 func.func @double(%x: tensor<2xf32>) -> tensor<2xf32> {

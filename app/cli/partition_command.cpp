@@ -1,0 +1,109 @@
+// `shardscope-cli partition FILE`: lowers a sharded program to the code each device runs, and
+// lists every collective — written in the program or inserted by partitioning — with why it is
+// there and what it costs under the ring model.
+#include "app/cli/cli_support.h"
+
+#include "core/analysis/collective_cost.h"
+#include "core/io/mlir/mlir.h"
+#include "core/session/program.h"
+
+#include <cstdio>
+
+namespace shardscope::cli {
+
+namespace {
+
+struct PartitionOptions {
+  std::string file;
+  bool printProgram = true;
+  bool propagate = true;
+};
+
+std::string locText(support::SourceLocation loc) {
+  if (!loc.isValid())
+    return "?";
+  return std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items)
+    out += (out.empty() ? "" : ",") + item;
+  return out.empty() ? "-" : out;
+}
+
+void printTable(const session::Program& program, const analysis::CostSummary& costs) {
+  std::printf("collectives (ring model, bytes per device):\n");
+  std::printf("  %-8s %-22s %-10s %6s %6s %12s %12s  %s\n", "loc", "op", "axes", "group", "groups",
+              "sent", "received", "why");
+  for (const analysis::CollectiveCost& cost : costs.collectives) {
+    std::string reason = program.causeOf(*cost.op).why;
+    if (!cost.note.empty())
+      reason += " (" + cost.note + ")";
+    std::printf("  %-8s %-22s %-10s %6lld %6lld %12s %12s  %s\n", locText(cost.op->loc()).c_str(),
+                std::string(cost.op->name()).c_str(), join(cost.axes).c_str(),
+                static_cast<long long>(cost.groupSize), static_cast<long long>(cost.numGroups),
+                analysis::formatBytes(cost.bytesSent).c_str(),
+                analysis::formatBytes(cost.bytesReceived).c_str(), reason.c_str());
+  }
+  std::printf("total sent per device: %s", analysis::formatBytes(costs.totalBytesSent).c_str());
+  for (const analysis::AxisTraffic& axis : costs.perAxis)
+    std::printf("; %s %s", axis.axis.c_str(), analysis::formatBytes(axis.bytesSent).c_str());
+  std::printf("\n");
+}
+
+} // namespace
+
+int runPartition(const std::vector<std::string>& args) {
+  PartitionOptions o;
+  for (const std::string& a : args) {
+    if (a == "--collectives-only")
+      o.printProgram = false;
+    else if (o.file.empty() && (a == "-" || !a.starts_with("-")))
+      o.file = a;
+    else {
+      std::fprintf(stderr, "shardscope-cli: error: unexpected argument '%s'\nusage: "
+                           "shardscope-cli partition FILE [--collectives-only]\n",
+                   a.c_str());
+      return 1;
+    }
+  }
+  if (o.file.empty()) {
+    std::fprintf(stderr, "shardscope-cli: error: missing FILE\n");
+    return 1;
+  }
+  std::string text;
+  if (!readInput(o.file, text))
+    return 1;
+  support::SourceManager placeholder;
+  struct Sink final : support::DiagnosticSink {
+    const support::SourceManager* sources = nullptr;
+    void report(support::Diagnostic d) override {
+      std::string formatted = d.loc.isValid() ? sources->format(d)
+                                              : "shardscope-cli: error: " + d.message + "\n";
+      std::fwrite(formatted.data(), 1, formatted.size(), stderr);
+    }
+  } sink;
+  sink.sources = &placeholder;
+  auto program = session::Program::fromText(o.file == "-" ? "<stdin>" : o.file, text, sink);
+  if (!program)
+    return 1;
+  sink.sources = &program->sources();
+  const ir::Module* global = program->stage(session::Stage::Partitioned, sink);
+  if (!global)
+    return 1;
+  // Costs are computed on the global program, where every collective still names its mesh axes.
+  analysis::CostSummary costs = analysis::collectiveCosts(*global);
+  const ir::Module* local = program->stage(session::Stage::PerDevice, sink);
+  if (!local)
+    return 1;
+  if (o.printProgram) {
+    std::string printed = io::mlir::printModule(*local);
+    std::fwrite(printed.data(), 1, printed.size(), stdout);
+    std::printf("\n");
+  }
+  printTable(*program, costs);
+  return 0;
+}
+
+} // namespace shardscope::cli

@@ -1,0 +1,317 @@
+#include "core/exec/spmd_executor.h"
+
+#include "core/exec/detail/collectives.h"
+#include "core/exec/process_groups.h"
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+namespace shardscope::exec {
+
+struct SpmdExecutor::Device {
+  int64_t id = 0;
+  std::unique_ptr<Interpreter> interp;
+  // Each device reports to its own sink so device threads never share one; the executor
+  // forwards in device order after every step, which keeps the output deterministic.
+  support::CollectingSink sink;
+  DeviceStatus status = DeviceStatus::Ready;
+  std::vector<int64_t> group; // while at a collective: its process group
+};
+
+namespace {
+
+std::string deviceList(const std::vector<int64_t>& ids) {
+  // "device 3", "devices 0,1", "devices 0-3".
+  std::string s = ids.size() == 1 ? "device " : "devices ";
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+      ++j;
+    s += (i ? "," : "") + std::to_string(ids[i]);
+    if (j >= i + 2)
+      s += "-" + std::to_string(ids[j]);
+    else if (j == i + 1)
+      s += "," + std::to_string(ids[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+std::string groupStr(const std::vector<int64_t>& ids) {
+  std::string s = "[";
+  for (size_t i = 0; i < ids.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(ids[i]);
+  return s + "]";
+}
+
+std::string at(const ir::Operation& op) {
+  std::string where = detail::shortLoc(op.loc());
+  return where.empty() ? std::string() : " at " + where;
+}
+
+} // namespace
+
+SpmdExecutor::SpmdExecutor(const ir::Module& module, Communicator& communicator,
+                           SpmdOptions options)
+    : m_module(module), m_comm(communicator), m_options(std::move(options)) {}
+
+SpmdExecutor::~SpmdExecutor() = default;
+
+int64_t SpmdExecutor::numDevices() const { return static_cast<int64_t>(m_devices.size()); }
+
+bool SpmdExecutor::start(const std::vector<std::string>& functions,
+                         std::vector<std::vector<Tensor>> inputs, support::DiagnosticSink& sink) {
+  m_sink = &sink;
+  m_devices.clear();
+  m_failed = false;
+  m_steps = 0;
+  int64_t n = m_options.numReplicas * m_options.numPartitions;
+  if (n <= 0 || static_cast<int64_t>(functions.size()) != n ||
+      static_cast<int64_t>(inputs.size()) != n) {
+    sink.error({}, "expected " + std::to_string(n) + " functions and input lists, got " +
+                       std::to_string(functions.size()) + " and " + std::to_string(inputs.size()));
+    m_failed = true;
+    return false;
+  }
+  if (m_comm.numDevices() != n) {
+    sink.error({}, "communicator connects " + std::to_string(m_comm.numDevices()) +
+                       " devices, the grid has " + std::to_string(n));
+    m_failed = true;
+    return false;
+  }
+  for (int64_t d = 0; d < n; ++d) {
+    auto device = std::make_unique<Device>();
+    device->id = d;
+    device->interp = std::make_unique<Interpreter>(m_module);
+    device->interp->setDeviceContext(
+        DeviceContext::forDevice(d, m_options.numReplicas, m_options.numPartitions, &m_comm));
+    device->interp->setCommunicatorFactory(m_options.communicatorFactory);
+    device->interp->setStepLimit(m_options.stepLimit);
+    if (!device->interp->start(functions[d], std::move(inputs[d]), device->sink))
+      device->status = DeviceStatus::Failed;
+    m_devices.push_back(std::move(device));
+  }
+  flushDiagnostics();
+  if (std::any_of(m_devices.begin(), m_devices.end(),
+                  [](const auto& d) { return d->status == DeviceStatus::Failed; })) {
+    stopAll();
+    return false;
+  }
+  return true;
+}
+
+bool SpmdExecutor::stepDevice(Device& device) {
+  device.interp->step();
+  if (device.interp->finished()) {
+    device.status = DeviceStatus::Finished;
+    m_comm.deviceDone(device.id, /*failed=*/false);
+  } else if (device.interp->failed()) {
+    device.status = DeviceStatus::Failed;
+    // Tell the communicator at once: group members already inside a collective with this
+    // device must fail instead of waiting for it.
+    m_comm.deviceDone(device.id, /*failed=*/true);
+  } else {
+    device.status = DeviceStatus::Ready;
+  }
+  return device.status != DeviceStatus::Failed;
+}
+
+bool SpmdExecutor::runReadyCollectives(std::vector<int64_t>& blocked) {
+  bool progressed = false;
+  std::vector<bool> done(m_devices.size(), false);
+  auto sameCollective = [&](int64_t a, int64_t b) {
+    const Device& x = *m_devices[a];
+    const Device& y = *m_devices[b];
+    return y.status == DeviceStatus::Blocked && x.group == y.group &&
+           x.interp->currentOp()->name() == y.interp->currentOp()->name();
+  };
+  for (int64_t d : blocked) {
+    if (done[d])
+      continue;
+    const std::vector<int64_t>& group = m_devices[d]->group;
+    if (!std::all_of(group.begin(), group.end(), [&](int64_t e) { return sameCollective(d, e); }))
+      continue;
+    // Every member is here: the communicator completes without waiting on anyone else. Calls
+    // block until the whole group has called, so each member needs its own thread.
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < group.size(); ++i)
+      threads.emplace_back([this, e = group[i]] { stepDevice(*m_devices[e]); });
+    stepDevice(*m_devices[group[0]]);
+    for (std::thread& t : threads)
+      t.join();
+    for (int64_t e : group)
+      done[e] = true;
+    progressed = true;
+  }
+  std::erase_if(blocked, [&](int64_t d) { return done[d]; });
+  return progressed;
+}
+
+bool SpmdExecutor::stepAll() {
+  if (m_failed || m_devices.empty() || finished())
+    return false;
+  bool progressed = false;
+  std::vector<int64_t> blocked;
+  for (auto& device : m_devices) {
+    if (device->status != DeviceStatus::Ready && device->status != DeviceStatus::Blocked)
+      continue;
+    const ir::Operation* op = device->interp->currentOp();
+    if (op && isCollectiveOp(op->name()) && op->name().starts_with("stablehlo.")) {
+      CommResult<std::vector<int64_t>> group =
+          processGroup(*op, device->interp->deviceContext());
+      bool alone = group && (group->empty() || (group->size() == 1 && (*group)[0] == device->id));
+      // A collective that needs others waits for them; a malformed one or a group of one runs
+      // now (the step reports the error, or completes without communication).
+      if (group && !alone) {
+        device->group = std::move(*group);
+        device->status = DeviceStatus::Blocked;
+        blocked.push_back(device->id);
+        continue;
+      }
+    }
+    stepDevice(*device);
+    progressed = true;
+  }
+  if (!blocked.empty() && !std::any_of(m_devices.begin(), m_devices.end(), [](const auto& d) {
+        return d->status == DeviceStatus::Failed;
+      }))
+    progressed = runReadyCollectives(blocked) || progressed;
+  flushDiagnostics();
+  if (progressed)
+    ++m_steps;
+  if (failed()) {
+    stopAll();
+    return false;
+  }
+  if (finished())
+    return false;
+  if (!progressed) {
+    reportStall(blocked);
+    stopAll();
+    return false;
+  }
+  return true;
+}
+
+void SpmdExecutor::reportStall(const std::vector<int64_t>& blocked) {
+  // Cluster the waiting devices by (op, group): each cluster is one collective some devices
+  // reached. A stall means no cluster holds its whole group.
+  struct Cluster {
+    const ir::Operation* op;
+    std::vector<int64_t> group, devices;
+  };
+  std::vector<Cluster> clusters;
+  for (int64_t d : blocked) {
+    const Device& dev = *m_devices[d];
+    const ir::Operation* op = dev.interp->currentOp();
+    auto it = std::find_if(clusters.begin(), clusters.end(), [&](const Cluster& c) {
+      return c.group == dev.group && c.op->name() == op->name();
+    });
+    if (it == clusters.end())
+      clusters.push_back({op, dev.group, {d}});
+    else
+      it->devices.push_back(d);
+  }
+  if (clusters.empty()) { // unreachable: a step without progress always has waiting devices
+    m_sink->error({}, "no device can advance");
+    return;
+  }
+  std::vector<int64_t> finishedIds;
+  for (const auto& dev : m_devices)
+    if (dev->status == DeviceStatus::Finished)
+      finishedIds.push_back(dev->id);
+  support::Diagnostic diag;
+  diag.loc = clusters.front().op->loc();
+  const Cluster& first = clusters.front();
+  std::vector<int64_t> missing;
+  for (int64_t e : first.group)
+    if (m_devices[e]->status == DeviceStatus::Finished)
+      missing.push_back(e);
+  std::string waits = std::string(first.devices.size() == 1 ? " waits" : " wait") + " in '" +
+                      std::string(first.op->name()) + "'" + at(*first.op) +
+                      " (group " + groupStr(first.group) + ")";
+  if (!missing.empty()) {
+    diag.message = "deadlock: " + deviceList(missing) + " finished while " +
+                   deviceList(first.devices) + waits;
+  } else {
+    std::string msg = "deadlock: ";
+    for (size_t i = 0; i < clusters.size(); ++i) {
+      const Cluster& c = clusters[i];
+      msg += (i == 0 ? "" : i + 1 == clusters.size() ? " but " : ", ") + deviceList(c.devices) +
+             " reached '" + std::string(c.op->name()) + "'" + at(*c.op) + " (group " +
+             groupStr(c.group) + ")";
+    }
+    if (clusters.size() == 1)
+      msg = "deadlock: " + deviceList(first.devices) + waits + " for devices that never come";
+    diag.message = msg;
+  }
+  for (size_t i = 1; i < clusters.size(); ++i)
+    diag.notes.push_back({deviceList(clusters[i].devices) + " reached '" +
+                              std::string(clusters[i].op->name()) + "' here",
+                          clusters[i].op->loc()});
+  if (!finishedIds.empty() && missing.empty())
+    diag.notes.push_back({deviceList(finishedIds) + " already finished", {}});
+  m_sink->report(std::move(diag));
+}
+
+void SpmdExecutor::flushDiagnostics() {
+  bool prefix = m_devices.size() > 1;
+  for (auto& device : m_devices) {
+    for (support::Diagnostic diag : device->sink.diagnostics()) {
+      if (prefix)
+        diag.message = "device " + std::to_string(device->id) + ": " + diag.message;
+      m_sink->report(std::move(diag));
+    }
+    device->sink.clear();
+  }
+}
+
+void SpmdExecutor::stopAll() {
+  m_failed = true;
+  for (auto& device : m_devices)
+    if (device->status == DeviceStatus::Ready || device->status == DeviceStatus::Blocked) {
+      device->status = DeviceStatus::Failed;
+      m_comm.deviceDone(device->id, /*failed=*/true);
+    }
+}
+
+bool SpmdExecutor::runToEnd() {
+  while (stepAll()) {
+  }
+  return finished();
+}
+
+bool SpmdExecutor::finished() const {
+  return !m_devices.empty() &&
+         std::all_of(m_devices.begin(), m_devices.end(),
+                     [](const auto& d) { return d->status == DeviceStatus::Finished; });
+}
+
+bool SpmdExecutor::failed() const {
+  return m_failed || std::any_of(m_devices.begin(), m_devices.end(), [](const auto& d) {
+           return d->status == DeviceStatus::Failed;
+         });
+}
+
+DeviceStatus SpmdExecutor::status(int64_t device) const { return m_devices.at(device)->status; }
+
+const ir::Operation* SpmdExecutor::currentOp(int64_t device) const {
+  return m_devices.at(device)->interp->currentOp();
+}
+
+size_t SpmdExecutor::depth(int64_t device) const { return m_devices.at(device)->interp->depth(); }
+
+const Tensor* SpmdExecutor::lookup(int64_t device, const ir::Value* value) const {
+  return m_devices.at(device)->interp->lookup(value);
+}
+
+const std::vector<Tensor>& SpmdExecutor::results(int64_t device) const {
+  return m_devices.at(device)->interp->results();
+}
+
+const Interpreter& SpmdExecutor::interpreter(int64_t device) const {
+  return *m_devices.at(device)->interp;
+}
+
+} // namespace shardscope::exec

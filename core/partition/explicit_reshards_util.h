@@ -1,0 +1,41 @@
+#pragma once
+
+// Small IR helpers shared by the pieces of `-sdy-insert-explicit-reshards`.
+
+#include "core/ir/module.h"
+#include "core/support/diagnostic.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shardscope::partition {
+
+/// Inserts `sdy.reshard %input <sharding>` just before `before` and returns the new op.
+ir::Operation* insertReshardBefore(ir::Operation& before, ir::Value* input,
+                                   const ir::TensorSharding& sharding);
+
+/// Inserts `sdy.all_reduce axes %input out_sharding=<outSharding>` located at `loc` just before
+/// `before` and returns its result.
+ir::Value* insertAllReduceBefore(ir::Operation& before, ir::Value* input,
+                                 const std::vector<ir::AxisRef>& axes,
+                                 const ir::TensorSharding& outSharding,
+                                 support::SourceLocation loc);
+
+/// A closed, fully replicated sharding of rank `rank` on mesh `meshName`.
+ir::TensorSharding replicatedOn(const std::string& meshName, int64_t rank);
+
+/// Returns true when `sharding` is missing or shards no dimension and has no unreduced axes.
+bool isFullyReplicated(const std::optional<ir::TensorSharding>& sharding);
+
+/// Returns true when `a` and `b` shard the same way: both fully replicated (or missing), or on
+/// the same mesh with the same axes per dimension and the same unreduced axes (open/closed and
+/// priorities don't matter).
+bool equivalentShardings(const std::optional<ir::TensorSharding>& a,
+                         const std::optional<ir::TensorSharding>& b);
+
+/// The op after `op` in its block, or null when `op` is the last one.
+ir::Operation* nextOp(ir::Operation& op);
+
+} // namespace shardscope::partition

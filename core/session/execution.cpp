@@ -1,0 +1,646 @@
+#include "core/session/execution.h"
+
+#include "core/analysis/collective_cost.h"
+#include "core/backends/local/local_communicator.h"
+#include "core/sharding/value_sharding.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace shardscope::session {
+
+namespace {
+
+const ir::Operation* pickFunction(const ir::Module& module, const std::string& wanted,
+                                  support::DiagnosticSink& sink) {
+  if (!wanted.empty()) {
+    std::string name = wanted.starts_with('@') ? wanted.substr(1) : wanted;
+    if (const ir::Operation* fn = module.lookupFunction(name))
+      return fn;
+    sink.error({}, "no function named '" + name + "'");
+    return nullptr;
+  }
+  if (const ir::Operation* fn = module.lookupFunction("main"))
+    return fn;
+  std::vector<const ir::Operation*> publicFns;
+  for (const ir::Operation* fn : module.functions()) {
+    const auto* visibility = fn->attr("sym_visibility").as<ir::StringAttr>();
+    if (!visibility || visibility->value == "public")
+      publicFns.push_back(fn);
+  }
+  if (publicFns.size() == 1)
+    return publicFns.front();
+  sink.error({}, "the program has no @main and " + std::to_string(publicFns.size()) +
+                     " public functions: pick one with --function");
+  return nullptr;
+}
+
+bool containsManualComputation(const ir::Operation& fn) {
+  bool found = false;
+  fn.walk([&](const ir::Operation& op) { found = found || op.is("sdy.manual_computation"); });
+  return found;
+}
+
+bool isFloatTensor(const exec::Tensor& t) { return ir::isFloatElement(t.elementType()); }
+
+std::string jsonEscape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        char buffer[8];
+        std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+        out += buffer;
+      } else {
+        out += c;
+      }
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::string_view stopReasonName(StopReason reason) {
+  switch (reason) {
+  case StopReason::Stepped: return "stepped";
+  case StopReason::Breakpoint: return "breakpoint";
+  case StopReason::Diverged: return "diverged";
+  case StopReason::Finished: return "finished";
+  case StopReason::Failed: return "failed";
+  }
+  return "";
+}
+
+Execution::~Execution() = default;
+
+std::unique_ptr<Execution> Execution::create(Program& program, ExecutionOptions options,
+                                             support::DiagnosticSink& sink) {
+  std::unique_ptr<Execution> execution(new Execution(sink));
+  if (!execution->prepare(program, std::move(options)))
+    return nullptr;
+  return execution;
+}
+
+bool Execution::prepare(Program& program, ExecutionOptions options) {
+  m_options = std::move(options);
+  m_module = program.stage(m_options.stage, m_sink);
+  if (!m_module)
+    return false;
+  bool perDevice = m_options.stage == Stage::PerDevice;
+  m_global = perDevice ? program.stage(Stage::Partitioned, m_sink) : m_module;
+  if (!m_global)
+    return false;
+  m_function = pickFunction(*m_module, m_options.function, m_sink);
+  if (!m_function)
+    return false;
+  std::string name(ir::func::name(*m_function));
+  m_globalFunction = m_global->lookupFunction(name);
+  if (!m_globalFunction) {
+    m_sink.error(m_function->loc(), "function '" + name + "' is missing from the global program");
+    return false;
+  }
+  m_globalIndex = std::make_unique<OpIndex>(*m_global);
+  m_moduleIndex = m_global == m_module ? nullptr : std::make_unique<OpIndex>(*m_module);
+  m_mesh = perDevice ? programMesh(*m_global) : nullptr;
+  m_numDevices = m_mesh ? sharding::MeshView(*m_mesh).totalSize() : 1;
+
+  // The reference: the same function as written, or its sequential twin. A manual computation
+  // (shard_map) is per-device code, so it has no unsharded meaning without a twin.
+  const ir::Module& written = program.asWritten();
+  m_reference = &written;
+  for (std::string twin : {name + "_reference", name.starts_with("parallel_")
+                                                      ? "sequential_" + name.substr(9)
+                                                      : std::string()}) {
+    if (!twin.empty() && (m_referenceFunction = written.lookupFunction(twin)))
+      break;
+  }
+  if (m_referenceFunction &&
+      ir::func::type(*m_referenceFunction) != ir::func::type(*m_globalFunction)) {
+    m_noReference = "@" + std::string(ir::func::name(*m_referenceFunction)) +
+                    " has another signature than @" + name;
+    m_referenceFunction = nullptr;
+  } else if (!m_referenceFunction) {
+    // (falls through to the function itself below)
+    const ir::Operation* same = written.lookupFunction(name);
+    if (same && containsManualComputation(*same))
+      m_noReference = "@" + name +
+                      " contains a manual computation (shard_map), which has no unsharded "
+                      "meaning; add @" + name + "_reference computing the same on global values";
+    else
+      m_referenceFunction = same;
+  }
+  if (m_referenceFunction)
+    m_referenceIndex = std::make_unique<OpIndex>(written);
+  return true;
+}
+
+bool Execution::setInputs(const InputSpec& spec) {
+  ir::Type type = ir::func::type(*m_globalFunction);
+  std::vector<exec::Tensor> globals;
+  for (size_t i = 0; i < type.elements().size(); ++i) {
+    std::string error;
+    std::optional<exec::Tensor> input =
+        makeInput(spec.sourceOf(static_cast<int64_t>(i)), type.elements()[i],
+                  static_cast<int64_t>(i), error);
+    if (!input) {
+      m_sink.error(m_globalFunction->loc(), error);
+      return false;
+    }
+    globals.push_back(std::move(*input));
+  }
+  for (const auto& [index, source] : spec.perArgument)
+    if (index >= static_cast<int64_t>(type.elements().size())) {
+      m_sink.error(m_globalFunction->loc(),
+                   "input for argument " + std::to_string(index) + ", but @" +
+                       std::string(ir::func::name(*m_globalFunction)) + " takes " +
+                       std::to_string(type.elements().size()) + " arguments");
+      return false;
+    }
+  return setInputs(std::move(globals));
+}
+
+bool Execution::setInputs(std::vector<exec::Tensor> globals) {
+  ir::Type type = ir::func::type(*m_globalFunction);
+  if (globals.size() != type.elements().size()) {
+    m_sink.error(m_globalFunction->loc(),
+                 "@" + std::string(ir::func::name(*m_globalFunction)) + " takes " +
+                     std::to_string(type.elements().size()) + " arguments, got " +
+                     std::to_string(globals.size()));
+    return false;
+  }
+  for (size_t i = 0; i < globals.size(); ++i)
+    if (globals[i].type() != type.elements()[i]) {
+      m_sink.error(m_globalFunction->loc(), "argument " + std::to_string(i) + ": expected " +
+                                                type.elements()[i].str() + ", got " +
+                                                globals[i].type().str());
+      return false;
+    }
+  m_inputs = std::move(globals);
+  return true;
+}
+
+std::optional<sharding::ShardingLayout> Execution::argumentLayout(unsigned index) const {
+  if (!m_mesh)
+    return std::nullopt;
+  ir::Type type = ir::func::type(*m_globalFunction).elements()[index];
+  ir::TensorSharding sharding;
+  if (const auto* attrs = ir::func::argAttrs(*m_globalFunction, index))
+    if (const auto* attr = attrs->get("sdy.sharding").as<ir::ShardingAttr>())
+      sharding = attr->sharding;
+  if (sharding.dims.empty())
+    sharding.dims.resize(static_cast<size_t>(type.rank()));
+  return sharding::ShardingLayout::create(sharding, *m_mesh, type.shape());
+}
+
+std::optional<sharding::ShardingLayout> Execution::layoutOf(const ir::Operation& op,
+                                                            unsigned result) const {
+  if (!m_mesh)
+    return std::nullopt;
+  const ir::Operation* global = correspondingOp(m_moduleIndex ? *m_moduleIndex : *m_globalIndex, *m_globalIndex, op);
+  if (!global || result >= global->numResults())
+    return std::nullopt;
+  ir::Type type = global->result(result)->type();
+  if (!type.isTensor() || !type.hasStaticShape())
+    return std::nullopt;
+  // Inside a manual computation values are per-device by definition: there is no global view.
+  for (const ir::Operation* parent = global->parentOp(); parent; parent = parent->parentOp())
+    if (parent->is("sdy.manual_computation"))
+      return std::nullopt;
+  std::optional<ir::TensorSharding> sharding = sharding::valueSharding(*global->result(result));
+  ir::TensorSharding replicated;
+  if (!sharding) {
+    replicated.dims.resize(static_cast<size_t>(type.rank()));
+    sharding = replicated;
+  }
+  // A value that an all_reduce or reduce_scatter reduces holds partial results over the
+  // reduction axes: Shardy leaves them out of its sharding, the layout needs them as unreduced.
+  for (const ir::Use& use : global->result(result)->uses()) {
+    if (const auto* axes = use.user->attr("reduction_axes").as<ir::AxisRefListAttr>();
+        axes && use.user->is("sdy.all_reduce"))
+      sharding->unreducedAxes.insert(sharding->unreducedAxes.end(), axes->axes.begin(),
+                                     axes->axes.end());
+    if (const auto* lists = use.user->attr("reduce_scatter_axes").as<ir::AxisRefListListAttr>();
+        lists && use.user->is("sdy.reduce_scatter"))
+      for (const auto& list : lists->lists)
+        sharding->unreducedAxes.insert(sharding->unreducedAxes.end(), list.begin(), list.end());
+  }
+  const ir::Mesh* mesh = ir::resolveMesh(*m_global, *sharding);
+  if (!mesh || sharding::MeshView(*mesh).totalSize() != m_numDevices)
+    mesh = m_mesh;
+  return sharding::ShardingLayout::create(*sharding, *mesh, type.shape());
+}
+
+bool Execution::start() {
+  if (m_inputs.empty() && !ir::func::type(*m_globalFunction).elements().empty()) {
+    InputSpec iota;
+    if (!setInputs(iota))
+      return false;
+  }
+  m_epoch = std::chrono::steady_clock::now();
+  if (m_options.checkReference && m_referenceFunction && !startReference())
+    return false;
+
+  std::vector<std::vector<exec::Tensor>> perDevice(static_cast<size_t>(m_numDevices));
+  for (unsigned i = 0; i < m_inputs.size(); ++i) {
+    std::optional<sharding::ShardingLayout> layout = argumentLayout(i);
+    for (int64_t d = 0; d < m_numDevices; ++d)
+      perDevice[d].push_back(layout ? blockOf(m_inputs[i], *layout, d) : m_inputs[i]);
+  }
+  m_comm = m_options.communicatorFactory
+               ? m_options.communicatorFactory(m_numDevices)
+               : std::make_unique<backends::local::LocalCommunicator>(m_numDevices);
+  exec::SpmdOptions spmd;
+  spmd.numPartitions = m_numDevices;
+  m_executor = std::make_unique<exec::SpmdExecutor>(*m_module, *m_comm, spmd);
+  std::vector<std::string> functions(static_cast<size_t>(m_numDevices),
+                                     std::string(ir::func::name(*m_function)));
+  if (!m_executor->start(functions, std::move(perDevice), m_sink)) {
+    m_failed = true;
+    return false;
+  }
+  m_started = true;
+  return true;
+}
+
+bool Execution::startReference() {
+  // The whole reference runs up front, one device, recording the values of the function's
+  // top-level ops for the comparisons made as the devices step.
+  exec::Interpreter reference(*m_reference);
+  support::CollectingSink sink;
+  if (!reference.start(ir::func::name(*m_referenceFunction), m_inputs, sink)) {
+    m_noReference = "the reference run could not start";
+    return true;
+  }
+  while (true) {
+    const ir::Operation* op = reference.currentOp();
+    size_t depth = reference.depth();
+    if (!reference.step() && !reference.finished())
+      break;
+    if (op && depth == 1 && reference.depth() == 1) {
+      std::vector<exec::Tensor> values;
+      for (unsigned i = 0; i < op->numResults(); ++i)
+        if (const exec::Tensor* t = reference.lookup(op->result(i)))
+          values.push_back(*t);
+      if (values.size() == op->numResults())
+        m_referenceValues[op] = std::move(values);
+    }
+    if (reference.finished())
+      break;
+  }
+  if (!reference.finished()) {
+    std::string why = sink.diagnostics().empty() ? "unknown error"
+                                                 : sink.diagnostics().front().message;
+    m_sink.error(m_referenceFunction->loc(), "the reference run failed: " + why);
+    return false;
+  }
+  m_referenceResults = reference.results();
+  return true;
+}
+
+const exec::Tensor* Execution::referenceValue(const ir::Operation& op, unsigned index) const {
+  if (!m_referenceFunction)
+    return nullptr;
+  // Reference ops come from the same source, so they match by location and name.
+  const ir::Operation* refOp = m_referenceIndex ? m_referenceIndex->find(op) : nullptr;
+  auto it = refOp ? m_referenceValues.find(refOp) : m_referenceValues.end();
+  if (it == m_referenceValues.end() || index >= it->second.size())
+    return nullptr;
+  return &it->second[index];
+}
+
+void Execution::checkExecuted(const ir::Operation& op) {
+  for (unsigned r = 0; r < op.numResults(); ++r) {
+    std::string error;
+    std::optional<Assembled> assembled = globalValue(op.result(r), error);
+    if (!assembled)
+      continue;
+    if (!assembled->replicaProblem.empty())
+      m_divergences.push_back({&op, r, "replicas", {}, assembled->replicaProblem});
+    const exec::Tensor* expected = referenceValue(op, r);
+    if (!expected || expected->type() != assembled->value.type())
+      continue;
+    ++m_checked;
+    exec::CompareOptions options = isFloatTensor(*expected) ? m_options.tolerance
+                                                            : exec::CompareOptions{};
+    exec::CompareResult result = exec::compareTensors(*expected, assembled->value, options);
+    if (result.equal)
+      continue;
+    Divergence divergence{&op, r, "reference", {}, result.message};
+    // Name the devices whose blocks hold a differing element.
+    if (std::optional<sharding::ShardingLayout> layout = layoutOf(op, r)) {
+      for (int64_t d = 0; d < m_numDevices; ++d) {
+        const exec::Tensor* mine = value(d, op.result(r));
+        if (mine && !(blockOf(*expected, *layout, d) == *mine) &&
+            !exec::compareTensors(blockOf(*expected, *layout, d), *mine, options).equal)
+          divergence.devices.push_back(d);
+      }
+    }
+    m_divergences.push_back(std::move(divergence));
+  }
+}
+
+void Execution::checkResults() {
+  const ir::Block* body = ir::func::body(*m_function);
+  const ir::Operation* ret = body && !body->ops().empty() ? body->ops().back().get() : nullptr;
+  if (!ret)
+    return;
+  for (size_t i = 0; i < m_executor->results(0).size(); ++i) {
+    std::string error;
+    std::optional<Assembled> result = globalResult(i, error);
+    if (!result)
+      continue;
+    std::string what = "function result " + std::to_string(i) + ": ";
+    if (!result->replicaProblem.empty())
+      m_divergences.push_back(
+          {ret, static_cast<unsigned>(i), "replicas", {}, what + result->replicaProblem});
+    if (i >= m_referenceResults.size() || m_referenceResults[i].type() != result->value.type())
+      continue;
+    const exec::Tensor& expected = m_referenceResults[i];
+    ++m_checked;
+    exec::CompareResult compared = exec::compareTensors(
+        expected, result->value,
+        isFloatTensor(expected) ? m_options.tolerance : exec::CompareOptions{});
+    if (!compared.equal)
+      m_divergences.push_back(
+          {ret, static_cast<unsigned>(i), "reference", {}, what + compared.message});
+  }
+}
+
+StopReason Execution::advance() {
+  if (!m_started || m_failed)
+    return StopReason::Failed;
+  if (finished())
+    return StopReason::Finished;
+  std::vector<const ir::Operation*> before(static_cast<size_t>(m_numDevices));
+  std::vector<size_t> depthBefore(static_cast<size_t>(m_numDevices));
+  for (int64_t d = 0; d < m_numDevices; ++d) {
+    before[d] = m_executor->currentOp(d);
+    depthBefore[d] = m_executor->depth(d);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  bool more = m_executor->stepAll();
+  auto t1 = std::chrono::steady_clock::now();
+  ++m_steps;
+  if (m_executor->failed()) {
+    m_failed = true;
+    return StopReason::Failed;
+  }
+  size_t divergencesBefore = m_divergences.size();
+  const ir::Operation* executedTop = nullptr;
+  for (int64_t d = 0; d < m_numDevices; ++d) {
+    const ir::Operation* op = before[d];
+    bool executed = op && (m_executor->currentOp(d) != op ||
+                           m_executor->status(d) == exec::DeviceStatus::Finished);
+    if (!executed)
+      continue;
+    if (d == 0 && depthBefore[d] == 1)
+      executedTop = op;
+    if (m_options.trace) {
+      TraceSpan span;
+      span.device = d;
+      span.name = std::string(op->name());
+      span.location = std::to_string(op->loc().line) + ":" + std::to_string(op->loc().column);
+      if (std::optional<analysis::CollectiveCost> cost = analysis::collectiveCost(*m_module, *op)) {
+        span.collective = true;
+        span.bytesSent = cost->bytesSent;
+      }
+      span.startUs = std::chrono::duration<double, std::micro>(t0 - m_epoch).count();
+      span.durationUs = std::chrono::duration<double, std::micro>(t1 - t0).count();
+      m_trace.push_back(std::move(span));
+    }
+  }
+  if (m_options.checkReference && executedTop && executedTop->numResults() > 0)
+    checkExecuted(*executedTop);
+  for (const ir::Value* watched : m_valueBreakpoints)
+    if (!m_valueBreakpointsHit.count(watched) && value(0, watched)) {
+      m_valueBreakpointsHit.insert(watched);
+      m_stopRequested = true;
+    }
+  if (!more) {
+    if (!finished())
+      return StopReason::Failed;
+    if (m_options.checkReference)
+      checkResults();
+    return StopReason::Finished;
+  }
+  if (m_options.stopOnDivergence && m_divergences.size() > divergencesBefore)
+    return StopReason::Diverged;
+  return StopReason::Stepped;
+}
+
+bool Execution::atBreakpoint() const {
+  if (m_stopRequested)
+    return true;
+  for (int64_t d = 0; d < m_numDevices; ++d)
+    if (const ir::Operation* op = m_executor->currentOp(d); op && m_breakpoints.count(op))
+      return true;
+  return false;
+}
+
+StopReason Execution::step() {
+  m_stopRequested = false;
+  StopReason reason = advance();
+  if (reason == StopReason::Stepped && m_stopRequested)
+    return StopReason::Breakpoint;
+  return reason;
+}
+
+StopReason Execution::stepOver() {
+  if (!m_started || finished() || m_failed)
+    return advance();
+  size_t depth = m_executor->depth(0);
+  m_stopRequested = false;
+  StopReason reason = advance();
+  while (reason == StopReason::Stepped && m_executor->depth(0) > depth && !atBreakpoint())
+    reason = advance();
+  return reason == StopReason::Stepped && atBreakpoint() ? StopReason::Breakpoint : reason;
+}
+
+StopReason Execution::stepOut() {
+  if (!m_started || finished() || m_failed)
+    return advance();
+  size_t depth = m_executor->depth(0);
+  m_stopRequested = false;
+  StopReason reason = advance();
+  while (reason == StopReason::Stepped && m_executor->depth(0) >= depth && depth > 1 &&
+         !atBreakpoint())
+    reason = advance();
+  if (depth <= 1) // stepping out of the entry function runs to its end
+    while (reason == StopReason::Stepped && !atBreakpoint())
+      reason = advance();
+  return reason == StopReason::Stepped && atBreakpoint() ? StopReason::Breakpoint : reason;
+}
+
+StopReason Execution::continueRun() {
+  m_stopRequested = false;
+  StopReason reason = advance();
+  while (reason == StopReason::Stepped && !atBreakpoint())
+    reason = advance();
+  return reason == StopReason::Stepped ? StopReason::Breakpoint : reason;
+}
+
+StopReason Execution::runToEnd() {
+  StopReason reason = advance();
+  while (reason == StopReason::Stepped || reason == StopReason::Breakpoint ||
+         (reason == StopReason::Diverged && !finished()))
+    reason = advance();
+  return reason;
+}
+
+void Execution::setBreakpoint(const ir::Operation* op, bool enabled) {
+  if (enabled)
+    m_breakpoints.insert(op);
+  else
+    m_breakpoints.erase(op);
+}
+
+void Execution::setValueBreakpoint(const ir::Value* value, bool enabled) {
+  if (enabled) {
+    m_valueBreakpoints.insert(value);
+  } else {
+    m_valueBreakpoints.erase(value);
+    m_valueBreakpointsHit.erase(value);
+  }
+}
+
+bool Execution::finished() const { return m_executor && m_executor->finished(); }
+
+const ir::Operation* Execution::currentOp(int64_t device) const {
+  return m_executor ? m_executor->currentOp(device) : nullptr;
+}
+
+size_t Execution::depth(int64_t device) const {
+  return m_executor ? m_executor->depth(device) : 0;
+}
+
+const exec::Tensor* Execution::value(int64_t device, const ir::Value* value) const {
+  return m_executor ? m_executor->lookup(device, value) : nullptr;
+}
+
+std::optional<Assembled> Execution::globalValue(const ir::Value* v, std::string& error) const {
+  if (!m_executor) {
+    error = "the run has not started";
+    return std::nullopt;
+  }
+  if (m_numDevices == 1 || !v->definingOp()) {
+    const exec::Tensor* t = value(0, v);
+    if (!t) {
+      error = "the value is not live";
+      return std::nullopt;
+    }
+    if (!v->definingOp() && m_numDevices > 1) {
+      // A block argument: function arguments assemble with the argument's sharding.
+      if (v->ownerBlock() == ir::func::body(*m_function))
+        if (auto layout = argumentLayout(v->index()))
+          return assemble(*layout, ir::func::type(*m_globalFunction).elements()[v->index()],
+                          [&](int64_t d) { return value(d, v); }, error);
+    }
+    return Assembled{*t, {}};
+  }
+  const ir::Operation& op = *v->definingOp();
+  std::optional<sharding::ShardingLayout> layout = layoutOf(op, v->index());
+  if (!layout) {
+    error = "no global counterpart of this value";
+    return std::nullopt;
+  }
+  std::vector<int64_t> shape = layout->globalShape();
+  return assemble(*layout, ir::Type::tensor(shape, v->type().elementType()),
+                  [&](int64_t d) { return value(d, v); }, error);
+}
+
+std::optional<Assembled> Execution::globalResult(size_t i, std::string& error) const {
+  const std::vector<exec::Tensor>& first = m_executor->results(0);
+  if (i >= first.size()) {
+    error = "no result " + std::to_string(i);
+    return std::nullopt;
+  }
+  if (m_numDevices == 1)
+    return Assembled{first[i], {}};
+  ir::Type global = ir::func::type(*m_globalFunction).results()[i];
+  ir::TensorSharding sharding;
+  if (const auto* attrs = ir::func::resultAttrs(*m_globalFunction, static_cast<unsigned>(i)))
+    if (const auto* attr = attrs->get("sdy.sharding").as<ir::ShardingAttr>())
+      sharding = attr->sharding;
+  if (sharding.dims.empty())
+    sharding.dims.resize(static_cast<size_t>(global.rank()));
+  auto layout = sharding::ShardingLayout::create(sharding, *m_mesh, global.shape());
+  if (!layout) {
+    error = "result " + std::to_string(i) + " has an invalid sharding";
+    return std::nullopt;
+  }
+  return assemble(*layout, global,
+                  [&](int64_t d) -> const exec::Tensor* {
+                    const auto& results = m_executor->results(d);
+                    return i < results.size() ? &results[i] : nullptr;
+                  },
+                  error);
+}
+
+std::optional<std::vector<exec::Tensor>> Execution::globalResults(std::string& error) const {
+  if (!finished()) {
+    error = "the run has not finished";
+    return std::nullopt;
+  }
+  std::vector<exec::Tensor> out;
+  for (size_t i = 0; i < m_executor->results(0).size(); ++i) {
+    std::optional<Assembled> assembled = globalResult(i, error);
+    if (!assembled)
+      return std::nullopt;
+    out.push_back(std::move(assembled->value));
+  }
+  return out;
+}
+
+std::string Execution::referenceSummary() const {
+  if (!m_options.checkReference)
+    return "reference check off";
+  if (!m_referenceFunction)
+    return "no reference: " + m_noReference;
+  size_t reference = 0, replicas = 0;
+  for (const Divergence& d : m_divergences)
+    (d.kind == "reference" ? reference : replicas)++;
+  if (reference == 0 && replicas == 0)
+    return "all " + std::to_string(m_checked) + " checked values match the reference";
+  return std::to_string(reference) + " of " + std::to_string(m_checked) +
+         " checked values differ from the reference, " + std::to_string(replicas) +
+         " replicated values differ between devices";
+}
+
+std::string Execution::chromeTrace() const {
+  std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+  bool first = true;
+  auto add = [&](const std::string& event) {
+    out += first ? "" : ",\n";
+    out += event;
+    first = false;
+  };
+  add("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"ShardScope " +
+      jsonEscape(std::string(stageName(m_options.stage))) + " @" +
+      jsonEscape(ir::func::name(*m_function)) + "\"}}");
+  for (int64_t d = 0; d < m_numDevices; ++d)
+    add("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":" + std::to_string(d) +
+        ",\"args\":{\"name\":\"device " + std::to_string(d) + "\"}}");
+  char number[64];
+  for (const TraceSpan& span : m_trace) {
+    std::string event = "{\"name\":\"" + jsonEscape(span.name) + "\",\"cat\":\"" +
+                        (span.collective ? "collective" : "op") + "\",\"ph\":\"X\",\"pid\":0," +
+                        "\"tid\":" + std::to_string(span.device);
+    std::snprintf(number, sizeof number, ",\"ts\":%.3f,\"dur\":%.3f", span.startUs,
+                  span.durationUs);
+    event += number;
+    event += ",\"args\":{\"loc\":\"" + jsonEscape(span.location) + "\"";
+    if (span.collective)
+      event += ",\"bytes_sent\":" + std::to_string(span.bytesSent);
+    event += "}}";
+    add(event);
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+} // namespace shardscope::session

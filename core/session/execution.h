@@ -1,0 +1,191 @@
+#pragma once
+
+// Stepping execution of a program on every device of a mesh, checked against a reference run.
+// One API for the CLI (`run`), the GUI's execution panel and the MPI server.
+
+#include "core/exec/communicator.h"
+#include "core/exec/spmd_executor.h"
+#include "core/session/program.h"
+#include "core/session/values.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace shardscope::session {
+
+/// Where a run stopped after a stepping command.
+enum class StopReason {
+  Stepped,    ///< the requested step(s) completed
+  Breakpoint, ///< a device reached an op breakpoint, or a watched value was first written
+  Diverged,   ///< with `stopOnDivergence`: a value differs from the reference
+  Finished,   ///< every device returned
+  Failed,     ///< an error (reported to the sink) ended the run
+};
+std::string_view stopReasonName(StopReason reason);
+
+/// A value whose devices disagree with the reference run or with each other.
+struct Divergence {
+  /// The op of the running stage whose result diverged, and its result index.
+  const ir::Operation* op = nullptr;
+  unsigned result = 0;
+  /// `reference` (the assembled value differs from the reference run's) or `replicas` (devices
+  /// that must hold the same block differ).
+  std::string kind;
+  /// The devices whose blocks hold differing elements.
+  std::vector<int64_t> devices;
+  std::string message;
+};
+
+/// One span of the execution trace: an op (or collective) executed by one device.
+struct TraceSpan {
+  int64_t device = 0;
+  std::string name;
+  std::string location;
+  bool collective = false;
+  int64_t bytesSent = 0;
+  double startUs = 0;
+  double durationUs = 0;
+};
+
+struct ExecutionOptions {
+  /// The stage to run. `PerDevice` runs the per-device program on every device of the program's
+  /// mesh; any other stage runs the global program on one device.
+  Stage stage = Stage::PerDevice;
+  /// The function to run; empty picks `main`, else the only public function.
+  std::string function;
+  /// Run the reference (the unsharded program on one device) and compare after every step.
+  bool checkReference = false;
+  /// Stop continue/run commands at the first divergence.
+  bool stopOnDivergence = false;
+  /// Float tolerance of the reference comparison (integers compare exactly).
+  exec::CompareOptions tolerance{/*maxUlps=*/64, /*relTolerance=*/1e-5, /*absTolerance=*/1e-6};
+  /// Creates the communicator of the devices (the local backend when empty).
+  exec::CommunicatorFactory communicatorFactory;
+  /// Record a trace of every op on every device.
+  bool trace = false;
+};
+
+/// A run of one function of a program on all devices of its mesh, driven step by step.
+class Execution {
+public:
+  /// Prepares a run: computes the stage, picks the function and the devices. Returns null after
+  /// reporting to `sink` (which must outlive the execution).
+  static std::unique_ptr<Execution> create(Program& program, ExecutionOptions options,
+                                           support::DiagnosticSink& sink);
+  ~Execution();
+
+  /// The module being run and the function.
+  const ir::Module& module() const { return *m_module; }
+  const ir::Operation& function() const { return *m_function; }
+  /// The global (sharded) form of the program, for shardings: the `Partitioned` stage.
+  const ir::Module& globalModule() const { return *m_global; }
+  /// The mesh (null when the program has none: one device).
+  const ir::Mesh* mesh() const { return m_mesh; }
+  int64_t numDevices() const { return m_numDevices; }
+
+  /// The global values of the function's arguments, from `spec`. Returns false after reporting.
+  bool setInputs(const InputSpec& spec);
+  /// Sets the global argument values directly (types must match the global signature).
+  bool setInputs(std::vector<exec::Tensor> globals);
+  const std::vector<exec::Tensor>& inputs() const { return m_inputs; }
+
+  /// Starts the run (and the reference run when asked). Returns false after reporting.
+  bool start();
+
+  /// One op on every device; regions are entered (a while loop's condition is the next step).
+  StopReason step();
+  /// Like `step`, but an op with regions (while, case, call) runs to its end.
+  StopReason stepOver();
+  /// Runs until the current region or function returns.
+  StopReason stepOut();
+  /// Runs until a breakpoint, a divergence (with `stopOnDivergence`) or the end.
+  StopReason continueRun();
+  /// Runs to the end, ignoring breakpoints.
+  StopReason runToEnd();
+
+  /// Breakpoints: stop before any device executes `op`; stop after `value` is first written.
+  void setBreakpoint(const ir::Operation* op, bool enabled = true);
+  void setValueBreakpoint(const ir::Value* value, bool enabled = true);
+
+  bool finished() const;
+  bool failed() const { return m_failed; }
+  /// Number of steps taken.
+  int64_t steps() const { return m_steps; }
+  /// The op `device` executes next (null when finished), and its frame depth.
+  const ir::Operation* currentOp(int64_t device) const;
+  size_t depth(int64_t device) const;
+
+  /// The live value of `value` (of the running module) on `device`, or null.
+  const exec::Tensor* value(int64_t device, const ir::Value* value) const;
+  /// The global value of `value` assembled from the devices with its sharding (per-device runs),
+  /// or the value itself (single-device runs). Nothing with `error` when not live everywhere.
+  std::optional<Assembled> globalValue(const ir::Value* value, std::string& error) const;
+  /// The reference run's value of the op that `op` came from (result `index`), or null.
+  const exec::Tensor* referenceValue(const ir::Operation& op, unsigned index) const;
+
+  /// The function's results as global values, after the run finished.
+  std::optional<std::vector<exec::Tensor>> globalResults(std::string& error) const;
+  /// Every divergence found so far, in execution order; the first is where the run went wrong.
+  const std::vector<Divergence>& divergences() const { return m_divergences; }
+  /// A human summary of the reference check (`no reference`, `all N checked values match`...).
+  std::string referenceSummary() const;
+
+  /// The trace in Chrome trace-event JSON (one track per device; opens in Perfetto).
+  std::string chromeTrace() const;
+  const std::vector<TraceSpan>& traceSpans() const { return m_trace; }
+
+private:
+  explicit Execution(support::DiagnosticSink& sink) : m_sink(sink) {}
+  bool prepare(Program& program, ExecutionOptions options);
+  bool startReference();
+  StopReason advance(); // one executor step plus bookkeeping
+  bool atBreakpoint() const;
+  void checkExecuted(const ir::Operation& op);
+  void checkResults();
+  std::optional<Assembled> globalResult(size_t index, std::string& error) const;
+  std::optional<sharding::ShardingLayout> layoutOf(const ir::Operation& op, unsigned result) const;
+  std::optional<sharding::ShardingLayout> argumentLayout(unsigned index) const;
+
+  support::DiagnosticSink& m_sink;
+  ExecutionOptions m_options;
+  const ir::Module* m_module = nullptr;
+  const ir::Module* m_global = nullptr;
+  const ir::Module* m_reference = nullptr;
+  const ir::Operation* m_function = nullptr;
+  const ir::Operation* m_globalFunction = nullptr;
+  const ir::Operation* m_referenceFunction = nullptr;
+  std::string m_noReference; // why there is no reference run, when there is none
+  std::unique_ptr<OpIndex> m_globalIndex;
+  std::unique_ptr<OpIndex> m_moduleIndex; // null when the running module is the global one
+  std::unique_ptr<OpIndex> m_referenceIndex;
+  const ir::Mesh* m_mesh = nullptr;
+  int64_t m_numDevices = 1;
+
+  std::vector<exec::Tensor> m_inputs;
+  std::unique_ptr<exec::Communicator> m_comm;
+  std::unique_ptr<exec::SpmdExecutor> m_executor;
+  bool m_started = false;
+  bool m_failed = false;
+  int64_t m_steps = 0;
+
+  // Reference values by source op (location and name): result tensors of top-level ops of the
+  // reference function, in order of execution (the last execution wins).
+  std::map<const ir::Operation*, std::vector<exec::Tensor>> m_referenceValues;
+  std::vector<exec::Tensor> m_referenceResults;
+  int64_t m_checked = 0;
+  std::vector<Divergence> m_divergences;
+
+  std::set<const ir::Operation*> m_breakpoints;
+  std::set<const ir::Value*> m_valueBreakpoints;
+  std::set<const ir::Value*> m_valueBreakpointsHit;
+  bool m_stopRequested = false;
+
+  std::vector<TraceSpan> m_trace;
+  std::chrono::steady_clock::time_point m_epoch;
+};
+
+} // namespace shardscope::session

@@ -1,0 +1,291 @@
+#include "core/session/program.h"
+
+#include "core/analysis/collective_cost.h"
+#include "core/io/mlir/mlir.h"
+#include "core/pipeline/pass_manager.h"
+#include "core/sharding/verifier.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace shardscope::session {
+
+namespace {
+
+// One pass of a stage: its registered name and options. Passes marked optional are skipped when
+// the registry lacks them (they only matter for some programs).
+struct StagePass {
+  std::string_view name;
+  std::string_view options;
+  bool optional = false;
+};
+
+// The passes each stage adds to the previous one, in sdy_opt's partitioner order.
+std::vector<StagePass> passesOf(Stage stage) {
+  switch (stage) {
+  case Stage::AsWritten:
+    return {};
+  case Stage::Propagated:
+    return {{"sdy-propagation-pipeline", ""}};
+  case Stage::Partitioned:
+    return {{"sdy-insert-explicit-reshards", "enable-full-version=true"},
+            {"sdy-resolve-permutation-factors", "", true}};
+  case Stage::PerDevice:
+    return {{"sdy-pad-for-divisibility", "", true},
+            {"sdy-resolve-single-device-sharding", "", true},
+            {"sdy-convert-global-to-local", ""},
+            {"sdy-drop-sharding-and-mesh", ""}};
+  }
+  return {};
+}
+
+bool isBlank(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    if (std::isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+    } else if (text.substr(i, 2) == "//") {
+      size_t end = text.find('\n', i);
+      i = end == std::string_view::npos ? text.size() : end;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+const ir::Mesh* meshOfSharding(const ir::Module& module, const ir::TensorSharding* sharding) {
+  return sharding ? ir::resolveMesh(module, *sharding) : nullptr;
+}
+
+} // namespace
+
+std::string_view stageName(Stage stage) {
+  switch (stage) {
+  case Stage::AsWritten: return "as-written";
+  case Stage::Propagated: return "propagated";
+  case Stage::Partitioned: return "partitioned";
+  case Stage::PerDevice: return "per-device";
+  }
+  return "";
+}
+
+std::optional<Stage> parseStage(std::string_view name) {
+  for (Stage stage : kStages)
+    if (stageName(stage) == name)
+      return stage;
+  if (name == "written")
+    return Stage::AsWritten;
+  if (name == "local")
+    return Stage::PerDevice;
+  return std::nullopt;
+}
+
+std::unique_ptr<Program> Program::load(const std::string& path, support::DiagnosticSink& sink) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    sink.error({}, "cannot open '" + path + "'");
+    return nullptr;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return fromText(path, text.str(), sink);
+}
+
+std::unique_ptr<Program> Program::fromText(std::string name, std::string text,
+                                           support::DiagnosticSink& sink) {
+  std::unique_ptr<Program> program(new Program);
+  program->m_fileId = program->m_sources.addBuffer(std::move(name), std::move(text));
+  std::string_view source = program->m_sources.text(program->m_fileId);
+  if (isBlank(source)) {
+    sink.error({program->m_fileId, 1, 1, 0},
+               "empty program: the input holds no module and no operations");
+    return nullptr;
+  }
+  program->m_stages[0] = program->compute(Stage::AsWritten, sink);
+  return program->m_stages[0] ? std::move(program) : nullptr;
+}
+
+std::unique_ptr<ir::Module> Program::compute(Stage stage, support::DiagnosticSink& sink) {
+  support::ErrorTrackingSink tracking(sink);
+  auto module = io::mlir::parseModule(m_sources.text(m_fileId), m_fileId, tracking);
+  if (!module || tracking.hadError())
+    return nullptr;
+  if (!sharding::verifyModule(*module, tracking) || tracking.hadError())
+    return nullptr;
+  const auto& registry = pipeline::PassRegistry::builtin();
+  std::vector<partition::InsertedCollective> inserted;
+  for (Stage step : kStages) {
+    if (step > stage)
+      break;
+    for (const StagePass& pass : passesOf(step)) {
+      const pipeline::PassInfo* info = registry.lookup(pass.name);
+      if (!info) {
+        if (pass.optional)
+          continue;
+        sink.error({m_fileId, 1, 1, 0}, "the " + std::string(stageName(stage)) +
+                                            " stage needs pass -" + std::string(pass.name) +
+                                            ", which this build does not have");
+        return nullptr;
+      }
+      pipeline::PassInvocation invocation{info, {}};
+      std::string error;
+      if (!invocation.options.parse(pass.options, error)) {
+        sink.error({m_fileId, 1, 1, 0}, "-" + std::string(pass.name) + ": " + error);
+        return nullptr;
+      }
+      if (!pipeline::runPasses(*module, std::span(&invocation, 1), tracking) ||
+          tracking.hadError())
+        return nullptr;
+    }
+    // Reshards become collectives here, directly, to keep the record of why each one exists.
+    if (step == Stage::Partitioned) {
+      if (!partition::reshardToCollectives(*module, {}, tracking, &inserted) ||
+          tracking.hadError())
+        return nullptr;
+    }
+  }
+  if (stage == Stage::Partitioned)
+    m_inserted = std::move(inserted);
+  return module;
+}
+
+const ir::Module* Program::stage(Stage stage, support::DiagnosticSink& sink) {
+  auto& slot = m_stages[static_cast<size_t>(stage)];
+  if (!slot)
+    slot = compute(stage, sink);
+  return slot.get();
+}
+
+namespace {
+
+std::string where(const ir::Operation* op) {
+  if (!op)
+    return "a function argument";
+  return "'" + std::string(op->name()) + "' at " + std::to_string(op->loc().line) + ":" +
+         std::to_string(op->loc().column);
+}
+
+} // namespace
+
+Program::CollectiveCause Program::causeOf(const ir::Operation& op) const {
+  CollectiveCause cause;
+  for (const partition::InsertedCollective& entry : m_inserted)
+    if (entry.op == &op) {
+      cause.inserted = true;
+      cause.producer = entry.producer;
+      cause.consumer = entry.consumer;
+      cause.producerSharding = entry.producerSharding;
+      cause.neededSharding = entry.neededSharding;
+      cause.why = "inserted: " + where(entry.producer) + " produces " + entry.producerSharding +
+                  ", " + (entry.consumer ? where(entry.consumer) : std::string("the return")) +
+                  " needs " + entry.neededSharding + "; this step " + entry.reason;
+      return cause;
+    }
+  // Collectives of the source keep their name and location through the pipeline.
+  OpIndex written(asWritten());
+  if (written.find(op)) {
+    cause.why = "written in the program";
+    return cause;
+  }
+  cause.inserted = true;
+  cause.producer = op.numOperands() ? op.operand(0)->definingOp() : nullptr;
+  if (op.numResults() && !op.result(0)->uses().empty())
+    cause.consumer = op.result(0)->uses().front().user;
+  if (op.is("sdy.all_reduce") || op.is("sdy.reduce_scatter")) {
+    std::string axes;
+    if (const auto* list = op.attr("reduction_axes").as<ir::AxisRefListAttr>())
+      for (const ir::AxisRef& axis : list->axes)
+        axes += (axes.empty() ? "" : ", ") + axis.name;
+    cause.why = "inserted to sum the partial results of " + where(cause.producer) +
+                ", whose reduction dimension is sharded" + (axes.empty() ? "" : " on " + axes);
+  } else {
+    cause.why = "inserted by partitioning for " + where(cause.consumer);
+  }
+  return cause;
+}
+
+const ir::Mesh* programMesh(const ir::Module& module) {
+  for (const ir::Operation* fn : module.functions()) {
+    ir::Type type = ir::func::type(*fn);
+    for (unsigned i = 0; i < type.elements().size(); ++i)
+      if (const auto* attrs = ir::func::argAttrs(*fn, i))
+        if (const auto* sharding = attrs->get("sdy.sharding").as<ir::ShardingAttr>())
+          if (const ir::Mesh* mesh = meshOfSharding(module, &sharding->sharding))
+            return mesh;
+    for (unsigned i = 0; i < type.results().size(); ++i)
+      if (const auto* attrs = ir::func::resultAttrs(*fn, i))
+        if (const auto* sharding = attrs->get("sdy.sharding").as<ir::ShardingAttr>())
+          if (const ir::Mesh* mesh = meshOfSharding(module, &sharding->sharding))
+            return mesh;
+  }
+  const ir::Mesh* found = nullptr;
+  module.op().walk([&](const ir::Operation& op) {
+    if (found)
+      return;
+    for (const auto& result : op.results())
+      if (const ir::Mesh* mesh = meshOfSharding(module, ir::shardingOf(*result))) {
+        found = mesh;
+        return;
+      }
+    if (const auto* out = op.attr("out_sharding").as<ir::ShardingAttr>())
+      found = meshOfSharding(module, &out->sharding);
+  });
+  if (found)
+    return found;
+  const ir::Mesh* only = nullptr;
+  int meshes = 0;
+  for (const auto& op : module.body().ops())
+    if (op->is("sdy.mesh"))
+      if (const auto* name = op->attr("sym_name").as<ir::StringAttr>()) {
+        only = module.lookupMesh(name->value);
+        ++meshes;
+      }
+  return meshes == 1 ? only : nullptr;
+}
+
+OpIndex::OpIndex(const ir::Module& module) {
+  module.op().walk([&](const ir::Operation& op) {
+    support::SourceLocation loc = op.loc();
+    if (!loc.isValid())
+      return;
+    m_ops.emplace(std::make_tuple(loc.fileId, loc.line, loc.column, op.name()), &op);
+    if (analysis::isCostedCollective(op))
+      m_collectives[{loc.fileId, loc.line, loc.column}].push_back(&op);
+  });
+}
+
+const ir::Operation* OpIndex::find(const ir::Operation& op) const {
+  support::SourceLocation loc = op.loc();
+  auto it = m_ops.find(std::make_tuple(loc.fileId, loc.line, loc.column, op.name()));
+  return it == m_ops.end() ? nullptr : it->second;
+}
+
+const ir::Operation* OpIndex::collectiveAt(support::SourceLocation loc, size_t position) const {
+  auto it = m_collectives.find({loc.fileId, loc.line, loc.column});
+  return it == m_collectives.end() || position >= it->second.size() ? nullptr
+                                                                     : it->second[position];
+}
+
+std::optional<size_t> OpIndex::collectivePosition(const ir::Operation& op) const {
+  support::SourceLocation loc = op.loc();
+  auto it = m_collectives.find({loc.fileId, loc.line, loc.column});
+  if (it == m_collectives.end())
+    return std::nullopt;
+  auto found = std::find(it->second.begin(), it->second.end(), &op);
+  if (found == it->second.end())
+    return std::nullopt;
+  return static_cast<size_t>(found - it->second.begin());
+}
+
+const ir::Operation* correspondingOp(const OpIndex& from, const OpIndex& to,
+                                     const ir::Operation& op) {
+  if (const ir::Operation* same = to.find(op))
+    return same;
+  if (std::optional<size_t> position = from.collectivePosition(op))
+    return to.collectiveAt(op.loc(), *position);
+  return nullptr;
+}
+
+} // namespace shardscope::session

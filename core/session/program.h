@@ -1,0 +1,118 @@
+#pragma once
+
+// A loaded program and its pipeline stages: the one entry point through which the CLI, the GUI
+// and the MPI server see a program.
+
+#include "core/ir/module.h"
+#include "core/partition/reshard_to_collectives.h"
+#include "core/support/diagnostic.h"
+#include "core/support/source_manager.h"
+
+#include <array>
+#include <map>
+#include <tuple>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shardscope::session {
+
+/// The stages a program goes through on its way to per-device code. Each is computed from the
+/// source by its own run of the pipeline, so every stage is an independent, immutable module whose
+/// ops keep the source locations of the ops they came from.
+enum class Stage {
+  AsWritten,   ///< parsed and verified, nothing else
+  Propagated,  ///< after `-sdy-propagation-pipeline`
+  Partitioned, ///< after `-sdy-insert-explicit-reshards` and `-sdy-reshard-to-collectives`
+  PerDevice,   ///< after `-sdy-convert-global-to-local` and `-sdy-drop-sharding-and-mesh`
+};
+inline constexpr std::array<Stage, 4> kStages = {Stage::AsWritten, Stage::Propagated,
+                                                 Stage::Partitioned, Stage::PerDevice};
+
+/// `as-written`, `propagated`, `partitioned`, `per-device`.
+std::string_view stageName(Stage stage);
+/// Parses a stage name (also `written`, `local`); nothing for an unknown name.
+std::optional<Stage> parseStage(std::string_view name);
+
+/// A program: its source text and, computed on demand and cached, its stages.
+class Program {
+public:
+  /// Reads `path` (errors: unreadable, empty, syntax, invalid shardings) and verifies it. Returns
+  /// null after reporting to `sink`.
+  static std::unique_ptr<Program> load(const std::string& path, support::DiagnosticSink& sink);
+  /// Same for text already in memory; `name` is the file name used in locations.
+  static std::unique_ptr<Program> fromText(std::string name, std::string text,
+                                           support::DiagnosticSink& sink);
+
+  const support::SourceManager& sources() const { return m_sources; }
+  uint32_t fileId() const { return m_fileId; }
+  const std::string& path() const { return m_sources.name(m_fileId); }
+
+  /// The module of `stage`, computing it (and caching it) on first use. Returns null after
+  /// reporting to `sink` when the stage's passes fail.
+  const ir::Module* stage(Stage stage, support::DiagnosticSink& sink);
+  /// The module as written (always available after a successful load).
+  const ir::Module& asWritten() const { return *m_stages[0]; }
+
+  /// Why each collective of the `Partitioned` stage was inserted (empty until that stage has been
+  /// computed). Explicit collectives of the source are not listed.
+  const std::vector<partition::InsertedCollective>& insertedCollectives() const {
+    return m_inserted;
+  }
+
+  /// Why collective `op` of the `Partitioned` stage is there: written in the program, inserted to
+  /// reshard a value between a producer and a consumer, or inserted to reduce partial results.
+  struct CollectiveCause {
+    bool inserted = false;
+    /// One sentence for humans.
+    std::string why;
+    const ir::Operation* producer = nullptr;
+    const ir::Operation* consumer = nullptr;
+    std::string producerSharding;
+    std::string neededSharding;
+  };
+  CollectiveCause causeOf(const ir::Operation& op) const;
+
+private:
+  Program() = default;
+  std::unique_ptr<ir::Module> compute(Stage stage, support::DiagnosticSink& sink);
+
+  support::SourceManager m_sources;
+  uint32_t m_fileId = 0;
+  std::array<std::unique_ptr<ir::Module>, 4> m_stages;
+  std::vector<partition::InsertedCollective> m_inserted;
+};
+
+/// The mesh a program runs on: the mesh of the first sharding found (function arguments and
+/// results, then ops), or the module's only `sdy.mesh`. Null when it has none.
+const ir::Mesh* programMesh(const ir::Module& module);
+
+/// Finds the ops of one stage that came from the same source as ops of another stage: the same
+/// source location and op name. (Passes keep the location of the op they rewrite; ops they
+/// insert take the location of the op they were inserted for, with another name.)
+class OpIndex {
+public:
+  explicit OpIndex(const ir::Module& module);
+  /// The first op (in pre-order) with `op`'s location and name; null when there is none.
+  const ir::Operation* find(const ir::Operation& op) const;
+  /// Collectives change names between stages (`sdy.all_gather` becomes `stablehlo.all_gather`)
+  /// and one reshard may become several at the same location: the `position`-th collective
+  /// (in pre-order) at `loc`, or null.
+  const ir::Operation* collectiveAt(support::SourceLocation loc, size_t position) const;
+  /// The position of collective `op` among the collectives at its location (see collectiveAt).
+  std::optional<size_t> collectivePosition(const ir::Operation& op) const;
+
+private:
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t>;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, std::string_view>, const ir::Operation*> m_ops;
+  std::map<Key, std::vector<const ir::Operation*>> m_collectives;
+};
+
+/// Finds the op of `to` that corresponds to `op` of the module `from` indexes: the same source op,
+/// or for collectives the one at the same position among those at its location.
+const ir::Operation* correspondingOp(const OpIndex& from, const OpIndex& to,
+                                     const ir::Operation& op);
+
+} // namespace shardscope::session

@@ -1,0 +1,231 @@
+// Stepping sessions: the seed programs run on every device of their mesh and checked against
+// their unsharded reference; stepping, breakpoints, value inspection, traces and bad inputs.
+#include "core/io/npy/npy.h"
+#include "core/session/execution.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace shardscope;
+using namespace shardscope::session;
+
+namespace {
+
+std::string dataPath(const std::string& relative) {
+  return std::string(SHARDSCOPE_TEST_DATA_DIR) + "/" + relative;
+}
+
+std::string messages(const support::CollectingSink& sink) {
+  std::string out;
+  for (const auto& d : sink.diagnostics())
+    out += d.message + "\n";
+  return out;
+}
+
+struct Run {
+  support::CollectingSink sink;
+  std::unique_ptr<Program> program;
+  std::unique_ptr<Execution> execution;
+};
+
+// Loads `file` and prepares a checked run of `function` on iota-like random inputs.
+std::unique_ptr<Run> prepare(const std::string& file, const std::string& function,
+                             bool checkReference = true, bool trace = false) {
+  auto run = std::make_unique<Run>();
+  run->program = Program::load(dataPath(file), run->sink);
+  EXPECT_TRUE(run->program) << messages(run->sink);
+  if (!run->program)
+    return nullptr;
+  ExecutionOptions options;
+  options.function = function;
+  options.checkReference = checkReference;
+  options.trace = trace;
+  run->execution = Execution::create(*run->program, options, run->sink);
+  EXPECT_TRUE(run->execution) << messages(run->sink);
+  if (!run->execution)
+    return nullptr;
+  std::string error;
+  auto spec = parseInputSpec("random:3", error);
+  EXPECT_TRUE(spec) << error;
+  EXPECT_TRUE(run->execution->setInputs(*spec)) << messages(run->sink);
+  return run;
+}
+
+// out = lhs @ rhs computed naively, for checking results independently of the interpreter.
+std::vector<double> matmul(const exec::Tensor& a, const exec::Tensor& b) {
+  int64_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
+  std::vector<double> out(static_cast<size_t>(m * n), 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t l = 0; l < k; ++l)
+        out[i * n + j] += a.floatAt(i * k + l) * b.floatAt(l * n + j);
+  return out;
+}
+
+} // namespace
+
+TEST(ExecutionTest, GlobalMatmulRunsOnFourDevicesAndMatchesTheReference) {
+  auto run = prepare("session/global_matmul.mlir", "main");
+  ASSERT_TRUE(run);
+  Execution& e = *run->execution;
+  EXPECT_EQ(e.numDevices(), 4);
+  ASSERT_TRUE(e.start()) << messages(run->sink);
+  EXPECT_EQ(e.runToEnd(), StopReason::Finished) << messages(run->sink);
+  std::string error;
+  auto results = e.globalResults(error);
+  ASSERT_TRUE(results) << error;
+  ASSERT_EQ(results->size(), 1u);
+  std::vector<double> expected = matmul(e.inputs()[0], e.inputs()[1]);
+  for (int64_t i = 0; i < 32; ++i)
+    EXPECT_NEAR((*results)[0].floatAt(i), expected[i] + e.inputs()[2].floatAt(i), 1e-4) << i;
+  EXPECT_TRUE(e.divergences().empty()) << e.divergences().front().message;
+  EXPECT_NE(e.referenceSummary().find("match the reference"), std::string::npos)
+      << e.referenceSummary();
+  // The contracting dimension is sharded: partitioning inserted the reduction of partial sums.
+  bool allReduce = false;
+  e.module().op().walk([&](const ir::Operation& op) {
+    allReduce = allReduce || op.is("stablehlo.all_reduce");
+  });
+  EXPECT_TRUE(allReduce);
+}
+
+TEST(ExecutionTest, ShardMapSeedsMatchTheirReferences) {
+  for (std::string fn : {"matmul_basic", "matmul_reduce_scatter", "ring_shift"}) {
+    SCOPED_TRACE(fn);
+    auto run = prepare("session/shard_map_seed.mlir", fn);
+    ASSERT_TRUE(run);
+    Execution& e = *run->execution;
+    EXPECT_EQ(e.numDevices(), 8);
+    ASSERT_TRUE(e.start()) << messages(run->sink);
+    ASSERT_EQ(e.runToEnd(), StopReason::Finished) << messages(run->sink);
+    EXPECT_TRUE(e.divergences().empty())
+        << (e.divergences().empty() ? "" : e.divergences().front().message);
+    EXPECT_NE(e.referenceSummary().find("match the reference"), std::string::npos)
+        << e.referenceSummary();
+  }
+}
+
+TEST(ExecutionTest, RingShiftMovesEachBlockToTheNextDevice) {
+  auto run = prepare("session/shard_map_seed.mlir", "ring_shift", /*checkReference=*/false);
+  ASSERT_TRUE(run);
+  Execution& e = *run->execution;
+  std::vector<int64_t> x(16);
+  for (int64_t i = 0; i < 16; ++i)
+    x[i] = i;
+  ASSERT_TRUE(e.setInputs({exec::Tensor::fromInts(ir::ElementType::I32, {8, 2}, x)}));
+  ASSERT_TRUE(e.start());
+  ASSERT_EQ(e.runToEnd(), StopReason::Finished) << messages(run->sink);
+  std::string error;
+  auto results = e.globalResults(error);
+  ASSERT_TRUE(results) << error;
+  // Rows 6, 7 move to the front: jnp.roll(x, 2, axis=0).
+  for (int64_t row = 0; row < 8; ++row)
+    EXPECT_EQ((*results)[0].intAt(row * 2), ((row + 6) % 8) * 2) << row;
+}
+
+TEST(ExecutionTest, ReplicatedValuesThatDifferAreReportedWithTheirDevices) {
+  auto run = prepare("session/shard_map_seed.mlir", "unchecked_replication");
+  ASSERT_TRUE(run);
+  Execution& e = *run->execution;
+  ASSERT_TRUE(e.start()) << messages(run->sink);
+  e.runToEnd();
+  ASSERT_FALSE(e.divergences().empty()) << e.referenceSummary();
+  std::string all;
+  for (const Divergence& d : e.divergences())
+    all += d.kind + ": " + d.message + "\n";
+  // Devices 0 and 1 share 'i' = 0 but add their own partition ids.
+  EXPECT_NE(all.find("devices 0 and 1"), std::string::npos) << all;
+}
+
+TEST(ExecutionTest, StepsBreakpointsAndValuesOnEveryDevice) {
+  auto run = prepare("session/global_matmul.mlir", "main", true, /*trace=*/true);
+  ASSERT_TRUE(run);
+  Execution& e = *run->execution;
+  ASSERT_TRUE(e.start());
+  const ir::Operation* first = e.currentOp(0);
+  ASSERT_TRUE(first);
+  // Break at the bias add; watch the dot's result.
+  const ir::Operation* add = nullptr;
+  const ir::Value* dot = nullptr;
+  e.module().op().walk([&](const ir::Operation& op) {
+    if (op.is("stablehlo.add") && op.parentOp()->is("func.func")) // not the all_reduce body's
+      add = &op;
+    if (op.is("stablehlo.dot_general"))
+      dot = op.result(0);
+  });
+  ASSERT_TRUE(add && dot);
+  e.setValueBreakpoint(dot);
+  EXPECT_EQ(e.continueRun(), StopReason::Breakpoint);
+  for (int64_t d = 0; d < e.numDevices(); ++d)
+    ASSERT_TRUE(e.value(d, dot)) << "device " << d;
+  EXPECT_EQ(e.value(0, dot)->shape(), (std::vector<int64_t>{4, 4}));
+  e.setBreakpoint(add);
+  EXPECT_EQ(e.continueRun(), StopReason::Breakpoint);
+  EXPECT_EQ(e.currentOp(0), add);
+  // The assembled bias-add input equals lhs @ rhs.
+  std::string error;
+  const ir::Value* summed = add->operand(0);
+  auto global = e.globalValue(summed, error);
+  ASSERT_TRUE(global) << error;
+  std::vector<double> expected = matmul(e.inputs()[0], e.inputs()[1]);
+  for (int64_t i = 0; i < 32; ++i)
+    EXPECT_NEAR(global->value.floatAt(i), expected[i], 1e-4);
+  EXPECT_EQ(e.runToEnd(), StopReason::Finished);
+  // One track per device; collectives carry their bytes.
+  std::string trace = e.chromeTrace();
+  EXPECT_NE(trace.find("\"device 3\""), std::string::npos);
+  EXPECT_NE(trace.find("\"cat\":\"collective\""), std::string::npos) << trace;
+  EXPECT_NE(trace.find("\"bytes_sent\":"), std::string::npos);
+}
+
+TEST(ExecutionTest, BadInputsGiveClearErrors) {
+  auto run = prepare("session/global_matmul.mlir", "main");
+  ASSERT_TRUE(run);
+  std::string error;
+  // A .npy of the wrong shape.
+  auto dir = std::filesystem::temp_directory_path() / "shardscope-session-test";
+  std::filesystem::create_directories(dir);
+  io::npy::Array wrong{ir::ElementType::F32, {4, 4}, std::vector<uint8_t>(64, 0)};
+  ASSERT_TRUE(io::npy::write((dir / "wrong.npy").string(), wrong, error)) << error;
+  auto spec = parseInputSpec("0=" + (dir / "wrong.npy").string(), error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_FALSE(run->execution->setInputs(*spec));
+  EXPECT_NE(messages(run->sink).find("holds tensor<4x4xf32>, the function takes tensor<8x16xf32>"),
+            std::string::npos)
+      << messages(run->sink);
+  // An argument the function does not have.
+  spec = parseInputSpec("zeros,7=ones", error);
+  ASSERT_TRUE(spec) << error;
+  EXPECT_FALSE(run->execution->setInputs(*spec));
+  EXPECT_NE(messages(run->sink).find("takes 3 arguments"), std::string::npos);
+  // Malformed specs.
+  EXPECT_FALSE(parseInputSpec("gaussian", error));
+  EXPECT_NE(error.find("unknown input 'gaussian'"), std::string::npos) << error;
+  EXPECT_FALSE(parseInputSpec("x=zeros", error));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ExecutionTest, ShardMapWithoutReferenceSaysWhy) {
+  support::CollectingSink sink;
+  auto p = Program::fromText("inline.mlir", R"(sdy.mesh @mesh = <["x"=2]>
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%b: tensor<2xf32>) {
+    %n = stablehlo.negate %b : tensor<2xf32>
+    sdy.return %n : tensor<2xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+})",
+                             sink);
+  ASSERT_TRUE(p) << messages(sink);
+  ExecutionOptions options;
+  options.checkReference = true;
+  auto e = Execution::create(*p, options, sink);
+  ASSERT_TRUE(e) << messages(sink);
+  ASSERT_TRUE(e->start()) << messages(sink);
+  EXPECT_EQ(e->runToEnd(), StopReason::Finished) << messages(sink);
+  EXPECT_NE(e->referenceSummary().find("manual computation"), std::string::npos)
+      << e->referenceSummary();
+}

@@ -1,0 +1,4 @@
+// No @main: `interpret` has nothing to run.
+func.func @f() {
+  return
+}
