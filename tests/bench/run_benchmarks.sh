@@ -27,7 +27,8 @@ dot_form=${DOT_FORM:-pretty}
 gen=$build/tests/bench/shardscope-gen-module
 cli=$build/app/cli/shardscope-cli
 bench=$build/tests/bench/shardscope-parse-bench
-for exe in "$gen" "$cli" "$bench" "$build/tests/bench/shardscope-propagate-bench"; do
+for exe in "$gen" "$cli" "$bench" "$build/tests/bench/shardscope-propagate-bench" \
+  "$build/tests/bench/shardscope-dot-bench" "$build/tests/bench/shardscope-collectives-bench"; do
   if [[ ! -x $exe ]]; then
     echo "run_benchmarks: $exe is missing; build the shardscope-cli, shardscope-gen-module and" \
       "shardscope-parse-bench targets first" >&2
@@ -127,3 +128,15 @@ echo
 echo "Propagation of a transformer-like program (shardscope-propagate-bench) ..."
 # shellcheck disable=SC2086
 "$build/tests/bench/shardscope-propagate-bench" ${PROPAGATE_BENCH_ARGS:-}
+
+echo
+echo "The interpreter's dot_general and convolution against raw OpenBLAS in the same run" \
+  "(shardscope-dot-bench) ..."
+# shellcheck disable=SC2086
+"$build/tests/bench/shardscope-dot-bench" ${DOT_BENCH_ARGS:-}
+
+echo
+echo "The local backend's collectives against memcpy of the same bytes" \
+  "(shardscope-collectives-bench) ..."
+# shellcheck disable=SC2086
+"$build/tests/bench/shardscope-collectives-bench" ${COLLECTIVES_BENCH_ARGS:-}

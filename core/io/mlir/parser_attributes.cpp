@@ -37,6 +37,14 @@ std::string Parser::opaqueText(std::string_view raw) const {
       pendingSpace = true;
       continue;
     }
+    if (c == '/' && i + 1 < raw.size() && raw[i + 1] == '/') {
+      // A comment inside a multi-line attribute (`inserted_window_dims = [0], // rows`) is
+      // whitespace to MLIR, not part of the attribute.
+      while (i + 1 < raw.size() && raw[i + 1] != '\n')
+        ++i;
+      pendingSpace = true;
+      continue;
+    }
     if (pendingSpace && !out.empty() && !std::strchr("<[(", out.back()) &&
         !std::strchr(">]),", c))
       out += ' ';

@@ -537,3 +537,20 @@ TEST(StablehloFormatsTest, ReportsMalformedRegionOps) {
               "tensor<4xf32>");
   EXPECT_EQ(e.message, "expected fft_type to be one of: FFT, IFFT, RFFT, IRFFT");
 }
+
+TEST(StablehloFormatsTest, CommentsInsideMultiLineAttributesAreWhitespace) {
+  // As in Shardy's scatter tests: a `//` comment ends at the line's end and is not printed.
+  std::string printed = body(
+      "(%arg0: tensor<4xf32>) -> tensor<4xf32>",
+      "  %0 = \"stablehlo.foo\"(%arg0) {dims = #stablehlo.scatter<\n"
+      "      update_window_dims = [1],\n"
+      "      inserted_window_dims = [0], // rows are inserted\n"
+      "      index_vector_dim = 1\n"
+      "    >} : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  return %0 : tensor<4xf32>");
+  EXPECT_NE(printed.find("#stablehlo.scatter<update_window_dims = [1], inserted_window_dims = "
+                         "[0], index_vector_dim = 1>"),
+            std::string::npos)
+      << printed;
+  EXPECT_EQ(printed.find("rows"), std::string::npos) << printed;
+}
