@@ -66,6 +66,7 @@ private:
   bool enterWhile(const ir::Operation& op, std::vector<Tensor> operands);
   bool enterCase(const ir::Operation& op, std::vector<Tensor> operands);
   bool enterIf(const ir::Operation& op, std::vector<Tensor> operands);
+  bool enterNamedComputation(const ir::Operation& op, std::vector<Tensor> operands);
   bool enterCall(const ir::Operation& op, std::vector<Tensor> operands);
   bool runKernel(const ir::Operation& op, std::vector<Tensor> operands);
   bool runParallel(const ir::Operation& op, std::vector<Tensor> operands);
@@ -216,6 +217,17 @@ bool InterpreterState::enterIf(const ir::Operation& op, std::vector<Tensor> oper
   return pushBlock(branch.front(), {}, FrameKind::CaseBranch, &op);
 }
 
+bool InterpreterState::enterNamedComputation(const ir::Operation& op,
+                                             std::vector<Tensor> operands) {
+  // A named computation is a call whose callee is written inline: its body takes the operands as
+  // block arguments, sees nothing outside, and its sdy.return gives the results.
+  if (op.numRegions() != 1 || op.region(0).empty())
+    return fail(op.loc(), "'sdy.named_computation' needs a body");
+  if (frames.size() > 10000)
+    return fail(op.loc(), "call stack too deep (recursion?)");
+  return pushBlock(op.region(0).front(), std::move(operands), FrameKind::Call, &op);
+}
+
 bool InterpreterState::enterCall(const ir::Operation& op, std::vector<Tensor> operands) {
   const auto* callee = op.attr("callee").as<ir::SymbolRefAttr>();
   const ir::Operation* fn =
@@ -273,6 +285,8 @@ bool InterpreterState::step() {
     return enterCase(op, std::move(operands));
   if (op.is("stablehlo.if"))
     return enterIf(op, std::move(operands));
+  if (op.is("sdy.named_computation"))
+    return enterNamedComputation(op, std::move(operands));
   if (op.is("func.call") || op.is("call"))
     return enterCall(op, std::move(operands));
   if (op.is("interpreter.run_parallel"))

@@ -75,6 +75,16 @@ int64_t orderedBits(double v, ElementType element) {
 }
 
 std::string formatElement(const Tensor& t, int64_t i) {
+  if (ir::isComplexElement(t.elementType())) {
+    // MLIR's literal form `(re,im)`; each part printed in the part type.
+    std::complex<double> c = t.complexAt(i);
+    ElementType part = complexPartType(t.elementType());
+    std::string out = "(";
+    ir::printFloat(c.real(), part, out);
+    out += ',';
+    ir::printFloat(c.imag(), part, out);
+    return out + ")";
+  }
   if (ir::isFloatElement(t.elementType())) {
     std::string out;
     ir::printFloat(t.floatAt(i), t.elementType(), out);
@@ -112,6 +122,8 @@ bool Tensor::isSupportedElement(ElementType e) {
   case ElementType::UI16:
   case ElementType::UI32:
   case ElementType::UI64:
+  case ElementType::Complex64:
+  case ElementType::Complex128:
     return true;
   default:
     return false;
@@ -172,6 +184,10 @@ double Tensor::floatAt(int64_t i) const {
     return support::halfToFloat(load<uint16_t>(p));
   case ElementType::BF16:
     return support::bf16ToFloat(load<uint16_t>(p));
+  case ElementType::Complex64:
+    return load<float>(p);
+  case ElementType::Complex128:
+    return load<double>(p);
   case ElementType::UI64:
     return static_cast<double>(static_cast<uint64_t>(intAt(i)));
   default:
@@ -205,6 +221,28 @@ int64_t Tensor::intAt(int64_t i) const {
   }
 }
 
+std::complex<double> Tensor::complexAt(int64_t i) const {
+  const uint8_t* p = m_data.data() + static_cast<size_t>(i) * elementBytes(m_element);
+  if (m_element == ElementType::Complex64)
+    return {load<float>(p), load<float>(p + 4)};
+  if (m_element == ElementType::Complex128)
+    return {load<double>(p), load<double>(p + 8)};
+  return {floatAt(i), 0.0};
+}
+
+void Tensor::setComplex(int64_t i, std::complex<double> v) {
+  uint8_t* p = m_data.data() + static_cast<size_t>(i) * elementBytes(m_element);
+  if (m_element == ElementType::Complex64) {
+    store(p, static_cast<float>(v.real()));
+    store(p + 4, static_cast<float>(v.imag()));
+  } else if (m_element == ElementType::Complex128) {
+    store(p, v.real());
+    store(p + 8, v.imag());
+  } else {
+    setFloat(i, v.real());
+  }
+}
+
 void Tensor::setFloat(int64_t i, double v) {
   uint8_t* p = m_data.data() + static_cast<size_t>(i) * elementBytes(m_element);
   switch (m_element) {
@@ -220,6 +258,10 @@ void Tensor::setFloat(int64_t i, double v) {
   case ElementType::BF16:
     store(p, support::floatToBf16(static_cast<float>(v)));
     return;
+  case ElementType::Complex64:
+  case ElementType::Complex128:
+    setComplex(i, {v, 0.0});
+    return;
   default:
     setInt(i, saturate(v, m_element));
     return;
@@ -227,7 +269,7 @@ void Tensor::setFloat(int64_t i, double v) {
 }
 
 void Tensor::setInt(int64_t i, int64_t v) {
-  if (ir::isFloatElement(m_element)) {
+  if (ir::isFloatElement(m_element) || ir::isComplexElement(m_element)) {
     setFloat(i, static_cast<double>(v));
     return;
   }
@@ -298,7 +340,56 @@ bool floatsMatch(double e, double a, ElementType type, const CompareOptions& opt
   return std::isfinite(e) && std::isfinite(a) && ulpDistance(e, a, type) <= options.maxUlps;
 }
 
+std::string ulpText(double e, double a, ElementType type) {
+  return std::to_string(ulpDistance(e, a, type)) + " ulps";
+}
+
+// Complex elements match part by part, each part under the float rules in the part type.
+bool elementsMatch(const Tensor& expected, const Tensor& actual, int64_t i,
+                   const CompareOptions& options) {
+  ElementType e = expected.elementType();
+  if (ir::isComplexElement(e)) {
+    std::complex<double> x = expected.complexAt(i), y = actual.complexAt(i);
+    ElementType part = complexPartType(e);
+    return floatsMatch(x.real(), y.real(), part, options) &&
+           floatsMatch(x.imag(), y.imag(), part, options);
+  }
+  if (ir::isFloatElement(e))
+    return floatsMatch(expected.floatAt(i), actual.floatAt(i), e, options);
+  return expected.intAt(i) == actual.intAt(i);
+}
+
+// The distance part of a mismatch message: ` (2 ulps)`, or per part for complex elements.
+std::string distanceText(const Tensor& expected, const Tensor& actual, int64_t i) {
+  ElementType e = expected.elementType();
+  if (ir::isComplexElement(e)) {
+    std::complex<double> x = expected.complexAt(i), y = actual.complexAt(i);
+    ElementType part = complexPartType(e);
+    return " (" + ulpText(x.real(), y.real(), part) + " real, " +
+           ulpText(x.imag(), y.imag(), part) + " imaginary)";
+  }
+  if (ir::isFloatElement(e))
+    return " (" + ulpText(expected.floatAt(i), actual.floatAt(i), e) + ")";
+  return "";
+}
+
 } // namespace
+
+ElementType complexPartType(ElementType element) {
+  if (element == ElementType::Complex64)
+    return ElementType::F32;
+  if (element == ElementType::Complex128)
+    return ElementType::F64;
+  return element;
+}
+
+std::optional<ElementType> complexTypeOf(ElementType element) {
+  if (element == ElementType::F32)
+    return ElementType::Complex64;
+  if (element == ElementType::F64)
+    return ElementType::Complex128;
+  return std::nullopt;
+}
 
 CompareResult compareTensors(const Tensor& expected, const Tensor& actual,
                              const CompareOptions& options) {
@@ -308,22 +399,12 @@ CompareResult compareTensors(const Tensor& expected, const Tensor& actual,
     result.message = "expected type " + expected.type().str() + ", got " + actual.type().str();
     return result;
   }
-  bool isFloat = ir::isFloatElement(expected.elementType());
   for (int64_t i = 0; i < expected.numElements(); ++i) {
-    bool match = isFloat ? floatsMatch(expected.floatAt(i), actual.floatAt(i),
-                                       expected.elementType(), options)
-                         : expected.intAt(i) == actual.intAt(i);
-    if (match)
+    if (elementsMatch(expected, actual, i, options))
       continue;
-    if (result.mismatches++ == 0) {
+    if (result.mismatches++ == 0)
       result.message = "element " + std::to_string(i) + ": expected " + formatElement(expected, i) +
-                       ", got " + formatElement(actual, i);
-      if (isFloat)
-        result.message += " (" +
-                          std::to_string(ulpDistance(expected.floatAt(i), actual.floatAt(i),
-                                                     expected.elementType())) +
-                          " ulps)";
-    }
+                       ", got " + formatElement(actual, i) + distanceText(expected, actual, i);
     result.equal = false;
   }
   return result;

@@ -3,6 +3,7 @@
 #include "core/ir/attribute.h"
 #include "core/ir/type.h"
 
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -14,7 +15,9 @@ namespace shardscope::exec {
 /// A dense tensor value of the interpreter: an element type, a static shape and a contiguous
 /// row-major buffer in little-endian storage order (one byte per `i1`, the same layout as
 /// `ir::DenseElementsAttr::raw`). Supported element types are f64, f32, f16, bf16, i1, i8, i16,
-/// i32, i64, ui8, ui16, ui32 and ui64 (see `isSupportedElement`). Copying copies the buffer.
+/// i32, i64, ui8, ui16, ui32, ui64, `complex<f32>` and `complex<f64>` (see `isSupportedElement`).
+/// A complex element is stored as two floats (two doubles), real part first, as numpy does.
+/// Copying copies the buffer.
 class Tensor {
 public:
   /// An empty rank-0 f32 tensor with no storage; only useful as a placeholder.
@@ -43,17 +46,25 @@ public:
   /// Returns `tensor<shape x element>`.
   ir::Type type() const;
 
-  /// Element `i` as a double (integers converted, `ui64` as unsigned).
+  /// Element `i` as a double (integers converted, `ui64` as unsigned; the real part of a
+  /// complex element, as StableHLO's complex-to-float `convert`).
   double floatAt(int64_t i) const;
   /// Element `i` as an integer: sign-extended for signed types, zero-extended for unsigned
-  /// types and `i1` (so `ui64` gives its bit pattern); floats are truncated toward zero.
+  /// types and `i1` (so `ui64` gives its bit pattern); floats (and the real part of complex
+  /// elements) are truncated toward zero.
   int64_t intAt(int64_t i) const;
-  /// Stores `v` into element `i`, rounding to the element type (float types) or converting
-  /// with truncation toward zero and saturation (integer types; NaN gives 0, `i1` gives v != 0).
+  /// Element `i` as a complex number in double precision; real elements give `(x, 0)`.
+  std::complex<double> complexAt(int64_t i) const;
+  /// Stores `v` into element `i`, rounding to the element type (float types; complex types get
+  /// `(v, 0)`) or converting with truncation toward zero and saturation (integer types; NaN
+  /// gives 0, `i1` gives v != 0).
   void setFloat(int64_t i, double v);
   /// Stores `v` into element `i`, truncating to the element width (`i1` keeps bit 0);
-  /// float types receive the converted value.
+  /// float types receive the converted value, complex types `(v, 0)`.
   void setInt(int64_t i, int64_t v);
+  /// Stores `v` into element `i`: complex types round each part to the part type once; real
+  /// types receive the real part as `setFloat` does (StableHLO's complex-to-real `convert`).
+  void setComplex(int64_t i, std::complex<double> v);
 
   /// The raw storage, `numElements() * elementBytes(elementType())` bytes.
   std::span<const uint8_t> bytes() const { return m_data; }
@@ -72,7 +83,7 @@ public:
   bool operator==(const Tensor& other) const = default;
 
   /// A short printout such as `tensor<2x2xf32> [1, 2, 3, 4]`, at most `maxElements` elements
-  /// followed by `...`.
+  /// followed by `...`. Complex elements print as in MLIR literals, `(real,imaginary)`.
   std::string str(int64_t maxElements = 16) const;
 
 private:
@@ -82,9 +93,17 @@ private:
   std::vector<uint8_t> m_data;
 };
 
+/// The part type of complex element type `element` (f32 for `complex<f32>`, f64 for
+/// `complex<f64>`); `element` itself when it is not complex.
+ir::ElementType complexPartType(ir::ElementType element);
+/// The complex type whose parts are `element` (`complex<f32>` for f32, `complex<f64>` for f64),
+/// or nothing for other types.
+std::optional<ir::ElementType> complexTypeOf(ir::ElementType element);
+
 /// Tolerances of `compareTensors`. An element pair matches when the values are bitwise equal, both
 /// NaN, within `maxUlps` units in the last place, within `absTolerance`, or within
-/// `relTolerance * max(|a|, |b|)`. Integers must be equal.
+/// `relTolerance * max(|a|, |b|)`. Integers must be equal. Complex elements match when both their
+/// real parts and their imaginary parts match under these rules, in the part type.
 struct CompareOptions {
   int64_t maxUlps = 0;
   double relTolerance = 0;
@@ -92,7 +111,8 @@ struct CompareOptions {
 };
 
 /// The outcome of `compareTensors`: `equal` and, when not, a message naming the first mismatch
-/// (`element 3: expected 1.5, got 1.25 (2 ulps)`).
+/// (`element 3: expected 1.5, got 1.25 (2 ulps)`; for complex elements
+/// `element 0: expected (1,2), got (1,2.5) (0 ulps real, 2097152 ulps imaginary)`).
 struct CompareResult {
   bool equal = true;
   std::string message;

@@ -165,7 +165,7 @@ void printFloat(double value, ElementType type, std::string& out) {
     }
     // Otherwise APFloat's default `toString`: as many significant digits as the type's
     // precision gives ((bits * 59 + 195) / 196), trailing zeros dropped.
-    int mantissaBits = type == ElementType::F64   ? 53
+    int mantissaBits = type == ElementType::F64 || type == ElementType::Complex128 ? 53
                        : type == ElementType::F16 ? 11
                        : type == ElementType::BF16 ? 8
                                                    : 24;

@@ -1,7 +1,7 @@
 // Bit-level and miscellaneous elementwise ops: shift_left, shift_right_arithmetic,
-// shift_right_logical, popcnt, count_leading_zeros, reduce_precision, real/imag of real tensors,
-// map and get_dimension_size; plus explicit errors for the ops whose values `Tensor` cannot
-// represent (complex numbers, tuples) or whose results are implementation-defined (rng).
+// shift_right_logical, popcnt, count_leading_zeros, reduce_precision, map and
+// get_dimension_size; plus explicit errors for the ops whose values `Tensor` cannot represent
+// (tuples) or whose results are implementation-defined (rng).
 #include "core/exec/detail/kernel.h"
 
 #include <bit>
@@ -166,22 +166,6 @@ bool reducePrecision(KernelContext& ctx) {
   return true;
 }
 
-// real(x) of a real tensor is x and imag(x) is 0 (the spec allows float operands).
-template <bool isReal> bool realOrImag(KernelContext& ctx) {
-  if (!ctx.expectOperands(1))
-    return false;
-  const Tensor& x = ctx.operands[0];
-  if (!ir::isFloatElement(x.elementType()))
-    return ctx.fail("complex tensors are not supported by the interpreter; got " + x.type().str());
-  std::optional<Tensor> out = ctx.makeResult(0);
-  if (!out)
-    return false;
-  if (x.type() != out->type())
-    return ctx.fail("operand " + x.type().str() + " differs from the result " + out->type().str());
-  ctx.results.push_back(isReal ? x : *out);
-  return true;
-}
-
 bool map(KernelContext& ctx) {
   std::optional<Tensor> out = ctx.makeResult(0);
   if (!out)
@@ -239,7 +223,7 @@ bool unsupportedValues(KernelContext& ctx) {
   if (name == "stablehlo.rng_bit_generator" || name == "stablehlo.rng")
     return ctx.fail("random number generation is implementation-defined and not modelled by "
                     "the interpreter");
-  return ctx.fail("complex tensors are not supported by the interpreter");
+  return ctx.fail("unsupported op");
 }
 
 } // namespace
@@ -251,13 +235,11 @@ void registerBitKernels(std::map<std::string, Kernel, std::less<>>& t) {
   t["stablehlo.popcnt"] = popcnt;
   t["stablehlo.count_leading_zeros"] = countLeadingZeros;
   t["stablehlo.reduce_precision"] = reducePrecision;
-  t["stablehlo.real"] = realOrImag<true>;
-  t["stablehlo.imag"] = realOrImag<false>;
   t["stablehlo.map"] = map;
   t["stablehlo.get_dimension_size"] = getDimensionSize;
   for (const char* name :
-       {"stablehlo.fft", "stablehlo.complex", "stablehlo.tuple", "stablehlo.get_tuple_element",
-        "stablehlo.rng_bit_generator", "stablehlo.rng"})
+       {"stablehlo.tuple", "stablehlo.get_tuple_element", "stablehlo.rng_bit_generator",
+        "stablehlo.rng"})
     t[name] = unsupportedValues;
 }
 

@@ -3,6 +3,7 @@
 #include "core/ir/stablehlo_attrs.h"
 
 #include <cmath>
+#include <complex>
 
 namespace shardscope::exec::detail {
 
@@ -32,6 +33,12 @@ std::string indexStr(std::span<const int64_t> shape, int64_t linear) {
 }
 
 std::string elementStr(const Tensor& t, int64_t i) {
+  if (ir::isComplexElement(t.elementType())) {
+    std::complex<double> c = t.complexAt(i);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "(%.9g, %.9g)", c.real(), c.imag());
+    return buf;
+  }
   if (ir::isFloatElement(t.elementType())) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", t.floatAt(i));
@@ -43,12 +50,9 @@ std::string elementStr(const Tensor& t, int64_t i) {
 
 enum class Mode { Exact, Tolerance, Ulps };
 
-// Element `i` of `actual` matches `expected` under `mode`.
-bool matches(const Tensor& actual, const Tensor& expected, int64_t i, Mode mode, double tolerance,
-             int64_t maxUlps) {
-  if (!ir::isFloatElement(actual.elementType()))
-    return actual.intAt(i) == expected.intAt(i);
-  double a = actual.floatAt(i), e = expected.floatAt(i);
+// Float values `a` and `e` of type `type` match under `mode`.
+bool floatMatches(double a, double e, ir::ElementType type, Mode mode, double tolerance,
+                  int64_t maxUlps) {
   if (std::isnan(a) || std::isnan(e))
     return std::isnan(a) && std::isnan(e);
   switch (mode) {
@@ -57,9 +61,24 @@ bool matches(const Tensor& actual, const Tensor& expected, int64_t i, Mode mode,
   case Mode::Tolerance:
     return a == e || std::fabs(a - e) <= tolerance;
   case Mode::Ulps:
-    return ulpDistance(a, e, actual.elementType()) <= maxUlps;
+    return ulpDistance(a, e, type) <= maxUlps;
   }
   return false;
+}
+
+// Element `i` of `actual` matches `expected` under `mode`; complex elements part by part.
+bool matches(const Tensor& actual, const Tensor& expected, int64_t i, Mode mode, double tolerance,
+             int64_t maxUlps) {
+  ir::ElementType type = actual.elementType();
+  if (ir::isComplexElement(type)) {
+    std::complex<double> a = actual.complexAt(i), e = expected.complexAt(i);
+    ir::ElementType part = complexPartType(type);
+    return floatMatches(a.real(), e.real(), part, mode, tolerance, maxUlps) &&
+           floatMatches(a.imag(), e.imag(), part, mode, tolerance, maxUlps);
+  }
+  if (!ir::isFloatElement(type))
+    return actual.intAt(i) == expected.intAt(i);
+  return floatMatches(actual.floatAt(i), expected.floatAt(i), type, mode, tolerance, maxUlps);
 }
 
 } // namespace

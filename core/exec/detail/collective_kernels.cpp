@@ -49,7 +49,11 @@ std::optional<Reduction> makeReduction(KernelContext& ctx) {
   }
   const ir::Region& region = ctx.op.region(0);
   Reduction::Kind kind = fastKind(region);
-  if (kind != Reduction::Kind::Custom)
+  // The builtin reductions read elements as real numbers: complex operands run the region.
+  bool anyComplex = false;
+  for (const Tensor& t : ctx.operands)
+    anyComplex = anyComplex || ir::isComplexElement(t.elementType());
+  if (kind != Reduction::Kind::Custom && !anyComplex)
     return builtinReduction(kind);
   Reduction r;
   r.combine = [&ctx, &region](const std::vector<Tensor>& lhs, const std::vector<Tensor>& rhs)

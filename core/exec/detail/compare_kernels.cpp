@@ -2,7 +2,9 @@
 #include "core/exec/detail/kernel.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <complex>
 #include <cstring>
 
 namespace shardscope::exec::detail {
@@ -55,8 +57,34 @@ int64_t totalOrderKey(const Tensor& t, int64_t i) {
   return (bits & sign) ? -magnitude - 1 : magnitude;
 }
 
+// The totalOrder key of one part of a complex element, in the part type (f32 or f64).
+int64_t partKey(double v, ElementType part) {
+  uint64_t bits = part == ElementType::F32 ? std::bit_cast<uint32_t>(static_cast<float>(v))
+                                           : std::bit_cast<uint64_t>(v);
+  uint64_t sign = uint64_t{1} << (part == ElementType::F32 ? 31 : 63);
+  int64_t magnitude = static_cast<int64_t>(bits & (sign - 1));
+  return (bits & sign) ? -magnitude - 1 : magnitude;
+}
+
+// Complex elements compare lexicographically on (real, imaginary), as the spec says. Under
+// FLOAT a NaN part makes the pair unordered (only NE holds); TOTALORDER orders the parts' keys.
+bool compareComplex(std::complex<double> x, std::complex<double> y, ElementType part, Direction dir,
+                    const std::string& type) {
+  if (type == "TOTALORDER") {
+    int cmp = threeWay(partKey(x.real(), part), partKey(y.real(), part));
+    return holds(dir, cmp != 0 ? cmp : threeWay(partKey(x.imag(), part), partKey(y.imag(), part)));
+  }
+  if (std::isnan(x.real()) || std::isnan(x.imag()) || std::isnan(y.real()) || std::isnan(y.imag()))
+    return dir == Direction::NE;
+  int cmp = threeWay(x.real(), y.real());
+  return holds(dir, cmp != 0 ? cmp : threeWay(x.imag(), y.imag()));
+}
+
 bool compareElement(const Tensor& a, int64_t i, const Tensor& b, int64_t j, Direction dir,
                     const std::string& type) {
+  if (ir::isComplexElement(a.elementType()))
+    return compareComplex(a.complexAt(i), b.complexAt(j), complexPartType(a.elementType()), dir,
+                          type);
   if (type == "TOTALORDER")
     return holds(dir, threeWay(totalOrderKey(a, i), totalOrderKey(b, j)));
   if (type == "FLOAT") {
@@ -72,7 +100,7 @@ bool compareElement(const Tensor& a, int64_t i, const Tensor& b, int64_t j, Dire
 }
 
 std::string defaultCompareType(ElementType e) {
-  if (ir::isFloatElement(e))
+  if (ir::isFloatElement(e) || ir::isComplexElement(e))
     return "FLOAT";
   return ir::isUnsignedElement(e) || e == ElementType::I1 ? "UNSIGNED" : "SIGNED";
 }
@@ -158,10 +186,18 @@ bool convert(KernelContext& ctx) {
   if (x.shape() != out->shape())
     return ctx.fail("shape changes from " + x.type().str());
   bool fromFloat = ir::isFloatElement(x.elementType());
-  bool toFloat = ir::isFloatElement(out->elementType());
+  bool fromComplex = ir::isComplexElement(x.elementType());
+  bool toFloat = ir::isFloatElement(out->elementType()) || ir::isComplexElement(out->elementType());
   bool toBool = out->elementType() == ElementType::I1;
   for (int64_t i = 0; i < out->numElements(); ++i) {
-    if (fromFloat || toFloat)
+    // Complex -> complex keeps both parts; complex -> real keeps the real part (setComplex on a
+    // real type, which saturates like float -> int); real -> complex zeroes the imaginary part
+    // (setFloat/setInt on a complex type); complex -> i1 is "not zero".
+    if (fromComplex && toBool)
+      out->setInt(i, x.complexAt(i) != std::complex<double>(0, 0));
+    else if (fromComplex)
+      out->setComplex(i, x.complexAt(i));
+    else if (fromFloat || toFloat)
       out->setFloat(i, x.floatAt(i)); // setFloat saturates float -> int and maps to i1 as != 0
     else
       out->setInt(i, toBool ? x.intAt(i) != 0 : x.intAt(i));

@@ -14,7 +14,7 @@ namespace {
 std::optional<std::vector<int64_t>> shapeOperand(KernelContext& ctx, size_t i, int64_t size,
                                                  const char* what) {
   const Tensor& t = ctx.operands[i];
-  if (t.rank() != 1 || ir::isFloatElement(t.elementType()) || t.numElements() != size) {
+  if (t.rank() != 1 || !ir::isIntegerElement(t.elementType()) || t.numElements() != size) {
     ctx.fail(std::string("expected '") + what + "' to be a 1-D integer tensor of " +
              std::to_string(size) + " elements, got " + t.type().str());
     return std::nullopt;

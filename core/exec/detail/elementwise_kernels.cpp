@@ -2,7 +2,8 @@
 // for +, -, *, / and sqrt this gives the correctly rounded f32/f16/bf16 result; transcendental
 // functions are at least as accurate as a native f32 implementation. Integers are computed on
 // 64 bits (sign- or zero-extended) and truncated to the result width, which is two's complement
-// wrap-around as StableHLO specifies.
+// wrap-around as StableHLO specifies. Complex operands go to `complexElementwise`
+// (complex_kernels.cpp).
 #include "core/exec/detail/kernel.h"
 
 #include <bit>
@@ -32,8 +33,19 @@ bool checkShapes(KernelContext& ctx, const Tensor& result) {
   return true;
 }
 
+// Complex operands, or a complex result, take the complex path.
+bool isComplexCall(const KernelContext& ctx) {
+  for (const Tensor& t : ctx.operands)
+    if (ir::isComplexElement(t.elementType()))
+      return true;
+  ir::Type type = ctx.op.numResults() == 1 ? ctx.op.result(0)->type() : ir::Type();
+  return type.isTensor() && ir::isComplexElement(type.elementType());
+}
+
 template <typename FloatFn, typename IntFn>
 bool unary(KernelContext& ctx, FloatFn floatFn, IntFn intFn) {
+  if (isComplexCall(ctx))
+    return complexElementwise(ctx);
   std::optional<Tensor> out = ctx.makeResult(0);
   if (!out)
     return false;
@@ -56,6 +68,8 @@ bool unary(KernelContext& ctx, FloatFn floatFn, IntFn intFn) {
 
 template <typename FloatFn, typename IntFn>
 bool binary(KernelContext& ctx, FloatFn floatFn, IntFn intFn) {
+  if (isComplexCall(ctx))
+    return complexElementwise(ctx);
   std::optional<Tensor> out = ctx.makeResult(0);
   if (!out)
     return false;
@@ -218,6 +232,8 @@ void registerBitwise(std::map<std::string, Kernel, std::less<>>& t) {
 
 template <double (*F)(double)> Kernel floatOnly() {
   return [](KernelContext& c) {
+    if (isComplexCall(c))
+      return complexElementwise(c);
     if (c.operands.empty() || !isFloat(c.operands[0]))
       return c.fail("expected a floating-point operand");
     return unary(c, F, noInt);

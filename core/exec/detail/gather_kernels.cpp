@@ -123,7 +123,7 @@ bool runGather(KernelContext& ctx, const Dims& dims, const std::vector<int64_t>&
     return false;
   const Tensor& operand = ctx.operands[0];
   const Tensor& indices = ctx.operands[1];
-  if (operand.elementType() != out->elementType() || ir::isFloatElement(indices.elementType()))
+  if (operand.elementType() != out->elementType() || !ir::isIntegerElement(indices.elementType()))
     return ctx.fail("expected an integer index tensor and the operand's element type");
   if (static_cast<int64_t>(sliceSizes.size()) != operand.rank())
     return ctx.fail("expected one slice size per operand dimension");
@@ -182,7 +182,7 @@ bool dynamicGather(KernelContext& ctx) {
   if (!dims)
     return ctx.fail("expected 'dimension_numbers'");
   const Tensor& sizes = ctx.operands[2];
-  if (sizes.rank() != 1 || ir::isFloatElement(sizes.elementType()))
+  if (sizes.rank() != 1 || !ir::isIntegerElement(sizes.elementType()))
     return ctx.fail("expected a 1-D integer 'slice_sizes' operand");
   std::vector<int64_t> sliceSizes;
   for (int64_t i = 0; i < sizes.numElements(); ++i)
@@ -193,7 +193,8 @@ bool dynamicGather(KernelContext& ctx) {
 // A body that is exactly `return %arg1` (overwrite), or `%arg0 op %arg1` for a fast combiner.
 enum class ScatterBody { Region, Replace, Combine };
 
-ScatterBody classifyBody(const ir::Operation& op, size_t n, bool isFloat, std::string_view& fast) {
+ScatterBody classifyBody(const ir::Operation& op, size_t n, ir::ElementType e,
+                         std::string_view& fast) {
   if (n != 1)
     return ScatterBody::Region;
   const ir::Block& body = op.region(0).front();
@@ -201,7 +202,7 @@ ScatterBody classifyBody(const ir::Operation& op, size_t n, bool isFloat, std::s
       body.back()->operand(0) == body.argument(1))
     return ScatterBody::Replace;
   fast = singleOpBody(op);
-  return !fast.empty() && isFastCombiner(fast, isFloat) ? ScatterBody::Combine
+  return !fast.empty() && isFastCombiner(fast, e) ? ScatterBody::Combine
                                                         : ScatterBody::Region;
 }
 
@@ -249,7 +250,7 @@ bool validScatterOperands(KernelContext& ctx, size_t n) {
       return ctx.fail("scatter input " + std::to_string(k) +
                       " does not match its update or result");
   }
-  if (ir::isFloatElement(ctx.operands[n].elementType()))
+  if (!ir::isIntegerElement(ctx.operands[n].elementType()))
     return ctx.fail("expected integer scatter indices");
   return true;
 }
@@ -275,7 +276,7 @@ bool scatter(KernelContext& ctx) {
   if (!mapper.batchShapeIs(pick(updates[0].shape(), scatterDims)))
     return ctx.fail("updates shape " + updates[0].type().str() + " does not match the indices");
   std::string_view fast;
-  ScatterBody kind = classifyBody(ctx.op, n, ir::isFloatElement(results[0].elementType()), fast);
+  ScatterBody kind = classifyBody(ctx.op, n, results[0].elementType(), fast);
   std::vector<int64_t> resultStrides = results[0].strides(), start;
   bool ok = true;
   forEachIndex(updates[0].shape(), [&](std::span<const int64_t> index, int64_t linear) {

@@ -1,5 +1,6 @@
 #include "core/exec/detail/kernel.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstring>
@@ -28,9 +29,40 @@ std::optional<Tensor> KernelContext::makeResult(unsigned i) const {
   return Tensor(type.elementType(), {type.shape().begin(), type.shape().end()});
 }
 
-Kernel findKernel(std::string_view name) {
-  static const auto table = [] {
-    std::map<std::string, Kernel, std::less<>> t;
+namespace {
+
+using KernelTable = std::map<std::string, Kernel, std::less<>>;
+
+// Ops whose kernels handle complex operands and results: byte-copying shape ops, kernels with a
+// complex path, and region-based kernels whose fast paths exclude complex types. Any other
+// kernel reads elements as real numbers, so `findKernel` wraps it in `rejectComplex`.
+constexpr std::string_view kComplexAware[] = {
+    // Data movement (byte copies) and annotations.
+    "stablehlo.optimization_barrier", "sdy.sharding_constraint", "sdy.reshard", "stablehlo.reshape",
+    "stablehlo.broadcast_in_dim", "stablehlo.transpose", "stablehlo.slice", "stablehlo.concatenate",
+    "stablehlo.pad", "stablehlo.reverse", "stablehlo.dynamic_slice",
+    "stablehlo.dynamic_update_slice", "stablehlo.gather", "stablehlo.dynamic_gather",
+    "stablehlo.scatter", "stablehlo.dynamic_reshape", "stablehlo.dynamic_broadcast_in_dim",
+    "stablehlo.dynamic_pad", "stablehlo.real_dynamic_slice", "stablehlo.select",
+    "stablehlo.bitcast_convert", "stablehlo.constant", "stablehlo.iota", "stablehlo.dynamic_iota",
+    "stablehlo.get_dimension_size", "stablehlo.map", "stablehlo.sort",
+    // Elementwise kernels: complex operands go to `complexElementwise`.
+    "stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.divide",
+    "stablehlo.remainder", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.power",
+    "stablehlo.atan2", "stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not",
+    "stablehlo.negate", "stablehlo.abs", "stablehlo.sign", "stablehlo.exponential",
+    "stablehlo.exponential_minus_one", "stablehlo.log", "stablehlo.log_plus_one", "stablehlo.tanh",
+    "stablehlo.logistic", "stablehlo.sqrt", "stablehlo.rsqrt", "stablehlo.cbrt", "stablehlo.sine",
+    "stablehlo.cosine", "stablehlo.tan", "stablehlo.floor", "stablehlo.ceil",
+    "stablehlo.round_nearest_afz", "stablehlo.round_nearest_even",
+    // Kernels with complex paths.
+    "stablehlo.compare", "stablehlo.convert", "stablehlo.reduce", "stablehlo.reduce_window",
+    "stablehlo.dot_general", "stablehlo.dot", "stablehlo.complex", "stablehlo.real",
+    "stablehlo.imag", "stablehlo.fft"};
+
+const KernelTable& kernelTable() {
+  static const KernelTable table = [] {
+    KernelTable t;
     registerElementwiseKernels(t);
     registerCompareKernels(t);
     registerShapeKernels(t);
@@ -42,10 +74,46 @@ Kernel findKernel(std::string_view name) {
     registerConvolutionKernels(t);
     registerLinalgKernels(t);
     registerDynamicKernels(t);
+    registerComplexKernels(t);
+    registerFftKernels(t);
     return t;
   }();
-  auto it = table.find(name);
-  return it == table.end() ? nullptr : it->second;
+  return table;
+}
+
+bool isComplexAware(std::string_view name) {
+  return std::find(std::begin(kComplexAware), std::end(kComplexAware), name) !=
+         std::end(kComplexAware);
+}
+
+// The wrapper of kernels without a complex path: the op's own kernel runs only when no operand
+// and no result is complex. Looking the kernel up again keeps `Kernel` a plain function pointer.
+bool rejectComplex(KernelContext& ctx) {
+  for (const Tensor& t : ctx.operands)
+    if (ir::isComplexElement(t.elementType()))
+      return ctx.fail("complex operands are not supported by this op in the interpreter; got " +
+                      t.type().str());
+  for (unsigned i = 0; i < ctx.op.numResults(); ++i) {
+    ir::Type type = ctx.op.result(i)->type();
+    if (type.isTensor() && ir::isComplexElement(type.elementType()))
+      return ctx.fail("complex results are not supported by this op in the interpreter; got " +
+                      type.str());
+  }
+  return kernelTable().find(ctx.op.name())->second(ctx);
+}
+
+} // namespace
+
+Kernel findKernel(std::string_view name) {
+  // Decided once per op name: the table of what `findKernel` hands out.
+  static const KernelTable guarded = [] {
+    KernelTable t;
+    for (const auto& [opName, kernel] : kernelTable())
+      t[opName] = isComplexAware(opName) ? kernel : rejectComplex;
+    return t;
+  }();
+  auto it = guarded.find(name);
+  return it == guarded.end() ? nullptr : it->second;
 }
 
 void copyElement(const Tensor& src, int64_t from, Tensor& dst, int64_t to) {

@@ -49,7 +49,9 @@ struct KernelContext {
 /// A kernel: returns false after reporting to `ctx.sink`.
 using Kernel = bool (*)(KernelContext& ctx);
 
-/// Returns the kernel for op `name`, or null when the op is not supported.
+/// Returns the kernel for op `name`, or null when the op is not supported. Kernels of ops that
+/// are not known to handle complex values (see `kernel.cpp`) come wrapped: a complex operand or
+/// result is reported as unsupported instead of being read as a real number.
 Kernel findKernel(std::string_view name);
 
 // Registration tables, one per kernel family file.
@@ -64,6 +66,13 @@ void registerWindowKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerConvolutionKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerLinalgKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerDynamicKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerComplexKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerFftKernels(std::map<std::string, Kernel, std::less<>>& table);
+
+/// Runs the elementwise op `ctx.op` on complex operands, in `std::complex<double>` rounded once
+/// per part (`complex_kernels.cpp`). The elementwise kernels call it when an operand is complex;
+/// ops without a complex form (`floor`, `maximum`, `and`, ...) are reported.
+bool complexElementwise(KernelContext& ctx);
 
 // Attribute readers: core/ir's, shared with the sharding rules.
 using ir::stablehlo::enumCase;
@@ -101,8 +110,9 @@ Tensor scalarOf(const Tensor& t, int64_t i);
 /// The combining op of a reduction-style body that is exactly `%r = op %arg0, %arg1; return %r`
 /// in region 0 of `op`, or empty. Such bodies may skip running the region.
 std::string_view singleOpBody(const ir::Operation& op);
-/// Returns true when `combineFloat` (float types) or `combineInt` (others) implements `op`.
-bool isFastCombiner(std::string_view op, bool isFloat);
+/// Returns true when `combineFloat` (float types) or `combineInt` (integer types) implements `op`
+/// on elements of type `e`; never for complex types, whose bodies run through the region.
+bool isFastCombiner(std::string_view op, ir::ElementType e);
 /// `op` (add, multiply, maximum, minimum) on doubles; maximum/minimum propagate NaN.
 double combineFloat(std::string_view op, double a, double b);
 /// `op` (add, multiply, maximum, minimum, and, or) on extended integers; `isUnsigned` selects the

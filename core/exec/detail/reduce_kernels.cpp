@@ -1,11 +1,12 @@
-// reduce (with its body executed, plus a fast path for single-op bodies) and dot_general
-// (f32/f64 through OpenBLAS, every other type through a plain loop).
+// reduce (with its body executed, plus a fast path for single-op bodies of real types) and
+// dot_general (f32/f64 through OpenBLAS, every other type, complex included, through a plain loop).
 #include "core/exec/detail/kernel.h"
 
 #include <cblas.h>
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 
 namespace shardscope::exec::detail {
 
@@ -108,7 +109,7 @@ bool reduce(KernelContext& ctx) {
   }
   std::vector<int64_t> strides = resultStrides(ctx.operands[0], *dims, outs[0]);
   std::string_view fast = n == 1 ? singleOpBody(ctx.op) : std::string_view();
-  if (!fast.empty() && isFastCombiner(fast, ir::isFloatElement(outs[0].elementType())))
+  if (!fast.empty() && isFastCombiner(fast, outs[0].elementType()))
     fastReduce(fast, ctx.operands[0], strides, outs[0]);
   else if (!regionReduce(ctx, n, strides, outs))
     return false;
@@ -198,6 +199,8 @@ DotPlan planDot(const Tensor& lhs, const Tensor& rhs, const DotDims& dims) {
 template <typename T> T readAs(const Tensor& t, int64_t i) {
   if constexpr (std::is_integral_v<T>)
     return t.intAt(i);
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return t.complexAt(i);
   else
     return static_cast<T>(t.floatAt(i));
 }
@@ -294,7 +297,20 @@ bool dotGeneral(KernelContext& ctx) {
     return ctx.fail("result type " + out->type().str() + " does not match the operands");
   ir::ElementType e = out->elementType();
   bool same = lhs.elementType() == e && rhs.elementType() == e;
-  if (same && (e == ir::ElementType::F32 || e == ir::ElementType::F64)) {
+  bool anyComplex = ir::isComplexElement(e) || ir::isComplexElement(lhs.elementType()) ||
+                    ir::isComplexElement(rhs.elementType());
+  if (anyComplex && !same)
+    return ctx.fail("complex operands " + lhs.type().str() + " and " + rhs.type().str() +
+                    " must have the result element type of " + out->type().str());
+  if (anyComplex) {
+    // A plain loop in double-precision complex arithmetic, rounded once per part.
+    using Complex = std::complex<double>;
+    std::vector<Complex> c(static_cast<size_t>(out->numElements()));
+    naiveGemm(plan, packed<Complex>(lhs, plan.lhsOrder, readAs<Complex>).data(),
+              packed<Complex>(rhs, plan.rhsOrder, readAs<Complex>).data(), c.data());
+    for (int64_t i = 0; i < out->numElements(); ++i)
+      out->setComplex(i, c[static_cast<size_t>(i)]);
+  } else if (same && (e == ir::ElementType::F32 || e == ir::ElementType::F64)) {
     if (e == ir::ElementType::F32) {
       std::vector<float> a, b;
       gemm(plan, blasOperand(lhs, plan.lhsOrder, plan.lhsTransposed, a),
@@ -366,7 +382,10 @@ int64_t combineInt(std::string_view op, int64_t a, int64_t b, bool u) {
   return (op == "stablehlo.maximum") == less ? b : a;
 }
 
-bool isFastCombiner(std::string_view op, bool isFloat) {
+bool isFastCombiner(std::string_view op, ir::ElementType e) {
+  if (ir::isComplexElement(e))
+    return false;
+  bool isFloat = ir::isFloatElement(e);
   if (op == "stablehlo.add" || op == "stablehlo.multiply" || op == "stablehlo.maximum" ||
       op == "stablehlo.minimum")
     return true;

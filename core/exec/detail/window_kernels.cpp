@@ -160,7 +160,7 @@ bool reduceWindow(KernelContext& ctx) {
   }
   const Tensor& first = ctx.operands[0];
   std::string_view fast = n == 1 ? singleOpBody(ctx.op) : std::string_view();
-  if (!isFastCombiner(fast, ir::isFloatElement(first.elementType())))
+  if (!isFastCombiner(fast, first.elementType()))
     fast = {};
   std::vector<int64_t> strides = first.strides();
   bool ok = true;

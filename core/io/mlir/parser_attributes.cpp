@@ -283,9 +283,31 @@ struct DenseScalar {
   bool isFloat = false;
   bool negative = false;
   std::string text;
-  double imag = 0; // complex literals `(re, im)`
+  // Complex literals `(re, im)`: the imaginary part's spelling and sign, parsed once the element
+  // type is known (hex spellings are bit patterns of the part type).
+  std::string imagText;
+  bool imagNegative = false;
   bool isComplex = false;
 };
+
+// The value of float literal `text` for element type `e`: a decimal number, or a hex bit pattern
+// of `e`'s format (of the part type for complex types, `0x7FC00000` being an f32 NaN).
+double floatLiteral(const std::string& text, ElementType e) {
+  if (text.size() <= 2 || text[1] != 'x')
+    return std::strtod(text.c_str(), nullptr);
+  uint64_t bits = std::strtoull(text.c_str(), nullptr, 16);
+  switch (e) {
+  case ElementType::F32:
+  case ElementType::Complex64:
+    return std::bit_cast<float>(static_cast<uint32_t>(bits));
+  case ElementType::F16:
+    return support::halfToFloat(static_cast<uint16_t>(bits));
+  case ElementType::BF16:
+    return support::bf16ToFloat(static_cast<uint16_t>(bits));
+  default:
+    return std::bit_cast<double>(bits);
+  }
+}
 
 void appendElement(std::vector<uint8_t>& raw, ElementType e, double real, double imag,
                    int64_t integer) {
@@ -390,7 +412,8 @@ bool Parser::parseDenseElements(Attribute& attr) {
       bool negIm = consumeIf(TokenKind::Minus);
       if (!m_tok.is(TokenKind::Float) && !m_tok.is(TokenKind::Integer))
         return emitError("expected floating point literal");
-      s.imag = std::strtod(std::string(m_tok.spelling).c_str(), nullptr) * (negIm ? -1 : 1);
+      s.imagText = std::string(m_tok.spelling);
+      s.imagNegative = negIm;
       consume();
       if (!expect(TokenKind::RParen, ")"))
         return false;
@@ -475,7 +498,7 @@ bool Parser::parseDenseElements(Attribute& attr) {
     return emitError(locOf(typeTok), "expected tensor literal for non-empty tensor type");
   storage->isSplat = splat && type.numElements() != 1;
   for (const DenseScalar& s : scalars) {
-    double real = 0;
+    double real = 0, imag = 0;
     int64_t integer = 0;
     if (s.isBool) {
       if (e != ElementType::I1)
@@ -484,28 +507,24 @@ bool Parser::parseDenseElements(Attribute& attr) {
     } else if (s.isFloat || ir::isFloatElement(e) || ir::isComplexElement(e)) {
       if (!ir::isFloatElement(e) && !ir::isComplexElement(e))
         return emitError(locOf(typeTok), "expected integer elements, but parsed floating-point");
-      if (s.text.size() > 2 && s.text[1] == 'x') {
-        uint64_t bits = std::strtoull(s.text.c_str(), nullptr, 16);
-        if (e == ElementType::F32)
-          real = std::bit_cast<float>(static_cast<uint32_t>(bits));
-        else if (e == ElementType::F16)
-          real = support::halfToFloat(static_cast<uint16_t>(bits));
-        else if (e == ElementType::BF16)
-          real = support::bf16ToFloat(static_cast<uint16_t>(bits));
-        else
-          real = std::bit_cast<double>(bits);
-      } else {
-        real = std::strtod(s.text.c_str(), nullptr);
-      }
+      if (s.isComplex && !ir::isComplexElement(e))
+        return emitError(locOf(typeTok), "complex literal for the non-complex element type '" +
+                                             std::string(ir::elementTypeName(e)) + "'");
+      real = floatLiteral(s.text, e);
       if (s.negative)
         real = -real;
+      if (s.isComplex) {
+        imag = floatLiteral(s.imagText, e);
+        if (s.imagNegative)
+          imag = -imag;
+      }
     } else {
       uint64_t magnitude = std::strtoull(s.text.c_str(), nullptr, 0);
       integer = s.negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
       if (e == ElementType::I1 && integer != 0 && integer != 1)
         return emitError(locOf(typeTok), "integer constant out of range for type");
     }
-    appendElement(storage->raw, e, real, s.imag, integer);
+    appendElement(storage->raw, e, real, imag, integer);
   }
   attr = Attribute(std::move(storage));
   return true;

@@ -200,9 +200,9 @@ TEST(InterpreterElementwiseTest, UnsignedWrapAndDivision) {
 }
 
 TEST(InterpreterErrorTest, UnsupportedElementTypeIsReportedAtTheOp) {
-  const char* text = R"(func.func @main() -> tensor<2xcomplex<f32>> {
-  %c = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>
-  return %c : tensor<2xcomplex<f32>>
+  const char* text = R"(func.func @main() -> tensor<2xi4> {
+  %c = stablehlo.constant dense<[1, 2]> : tensor<2xi4>
+  return %c : tensor<2xi4>
 }
 )";
   support::CollectingSink sink;
@@ -211,7 +211,7 @@ TEST(InterpreterErrorTest, UnsupportedElementTypeIsReportedAtTheOp) {
   Interpreter interpreter(*module);
   EXPECT_FALSE(interpreter.run("main", {}, sink));
   ASSERT_EQ(sink.diagnostics().size(), 1u);
-  EXPECT_NE(sink.diagnostics()[0].message.find("complex<f32>"), std::string::npos);
+  EXPECT_NE(sink.diagnostics()[0].message.find("i4"), std::string::npos);
   EXPECT_EQ(sink.diagnostics()[0].loc.line, 2u);
 }
 
@@ -291,6 +291,22 @@ TEST(InterpreterControlFlowTest, IfTakesTheTrueRegionFirst) {
   Tensor x = Tensor::fromDoubles(ir::ElementType::F32, {}, std::vector<double>{3.0});
   EXPECT_EQ(runOne(text, {yes, x}).floatAt(0), 6.0);
   EXPECT_EQ(runOne(text, {no, x}).floatAt(0), -3.0);
+}
+
+TEST(InterpreterControlFlowTest, NamedComputationRunsItsBodyLikeACall) {
+  const char* text = R"(sdy.mesh @mesh = <["x"=2]>
+func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {
+  %r = sdy.named_computation<"double">(%x) (%y: tensor<2xi32>) {
+    %d = stablehlo.add %y, %y : tensor<2xi32>
+    sdy.return %d : tensor<2xi32>
+  } : (tensor<2xi32>) -> tensor<2xi32>
+  %s = stablehlo.add %r, %x : tensor<2xi32>
+  return %s : tensor<2xi32>
+}
+)";
+  Tensor out = runOne(text, {i32({2}, {5, -7})});
+  EXPECT_EQ(out.intAt(0), 15);
+  EXPECT_EQ(out.intAt(1), -21);
 }
 
 TEST(InterpreterControlFlowTest, CallBarrierAndShardingOpsPassValues) {
