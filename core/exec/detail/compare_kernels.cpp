@@ -266,14 +266,18 @@ bool iota(KernelContext& ctx) {
   std::optional<int64_t> dim = intAttr(ctx.op, "iota_dimension");
   if (!dim || *dim < 0 || *dim >= out->rank())
     return ctx.fail("invalid 'iota_dimension'");
-  forEachIndex(out->shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    out->setInt(linear, index[*dim]);
-  });
+  fillIota(*out, *dim);
   ctx.results.push_back(std::move(*out));
   return true;
 }
 
 } // namespace
+
+void fillIota(Tensor& out, int64_t dim) {
+  forEachIndex(out.shape(), [&](std::span<const int64_t> index, int64_t linear) {
+    out.setInt(linear, index[dim]);
+  });
+}
 
 std::optional<ElementCompare> ElementCompare::of(const ir::Operation& op, ir::ElementType e) {
   std::optional<Direction> dir = parseDirection(enumCase(op, "comparison_direction"));

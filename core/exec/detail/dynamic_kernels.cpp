@@ -39,12 +39,6 @@ bool shapeMatches(KernelContext& ctx, const std::vector<int64_t>& described, con
                   out.type().str());
 }
 
-bool sameElement(KernelContext& ctx, const Tensor& x, const Tensor& out) {
-  if (x.elementType() == out.elementType())
-    return true;
-  return ctx.fail("element type changes from " + x.type().str() + " to " + out.type().str());
-}
-
 bool dynamicIota(KernelContext& ctx) {
   if (!ctx.expectOperands(1))
     return false;
@@ -57,9 +51,7 @@ bool dynamicIota(KernelContext& ctx) {
     return false;
   if (!dim || *dim < 0 || *dim >= out->rank())
     return ctx.fail("invalid 'iota_dimension'");
-  forEachIndex(out->shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    out->setInt(linear, index[*dim]);
-  });
+  fillIota(*out, *dim);
   ctx.results.push_back(std::move(*out));
   return true;
 }
@@ -88,23 +80,12 @@ bool dynamicBroadcastInDim(KernelContext& ctx) {
     return false;
   auto shape = shapeOperand(ctx, 1, out->rank(), "output_dimensions");
   auto dims = intListAttr(ctx.op, "broadcast_dimensions");
-  const Tensor& x = ctx.operands[0];
-  if (!shape || !shapeMatches(ctx, *shape, *out) || !sameElement(ctx, x, *out))
+  if (!shape || !shapeMatches(ctx, *shape, *out))
     return false;
-  if (!dims || static_cast<int64_t>(dims->size()) != x.rank())
+  if (!dims)
     return ctx.fail("expected one 'broadcast_dimensions' entry per operand dimension");
-  for (int64_t d = 0; d < x.rank(); ++d) {
-    int64_t to = (*dims)[d];
-    if (to < 0 || to >= out->rank() || (x.shape()[d] != 1 && x.shape()[d] != out->shape()[to]))
-      return ctx.fail("invalid 'broadcast_dimensions' entry " + std::to_string(to));
-  }
-  std::vector<int64_t> strides = x.strides();
-  forEachIndex(out->shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t from = 0;
-    for (int64_t d = 0; d < x.rank(); ++d)
-      from += (x.shape()[d] == 1 ? 0 : index[(*dims)[d]]) * strides[d];
-    copyElement(x, from, *out, linear);
-  });
+  if (!broadcastInto(ctx, ctx.operands[0], *dims, *out))
+    return false;
   ctx.results.push_back(std::move(*out));
   return true;
 }
@@ -120,10 +101,8 @@ bool dynamicPad(KernelContext& ctx) {
   auto low = shapeOperand(ctx, 2, x.rank(), "edge_padding_low");
   auto high = low ? shapeOperand(ctx, 3, x.rank(), "edge_padding_high") : std::nullopt;
   auto interior = high ? shapeOperand(ctx, 4, x.rank(), "interior_padding") : std::nullopt;
-  if (!interior || !sameElement(ctx, x, *out) || !sameElement(ctx, value, *out))
+  if (!interior)
     return false;
-  if (value.numElements() != 1)
-    return ctx.fail("the padding value must be a scalar");
   std::vector<int64_t> shape;
   for (int64_t d = 0; d < x.rank(); ++d) {
     if ((*interior)[d] < 0)
@@ -131,21 +110,8 @@ bool dynamicPad(KernelContext& ctx) {
     int64_t n = x.shape()[d];
     shape.push_back((*low)[d] + (*high)[d] + n + std::max<int64_t>(n - 1, 0) * (*interior)[d]);
   }
-  if (!shapeMatches(ctx, shape, *out))
+  if (!shapeMatches(ctx, shape, *out) || !padInto(ctx, x, value, *low, *interior, *out))
     return false;
-  for (int64_t i = 0; i < out->numElements(); ++i)
-    copyElement(value, 0, *out, i);
-  std::vector<int64_t> outStrides = out->strides();
-  forEachIndex(x.shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t to = 0;
-    for (size_t d = 0; d < index.size(); ++d) {
-      int64_t pos = (*low)[d] + index[d] * ((*interior)[d] + 1);
-      if (pos < 0 || pos >= out->shape()[d])
-        return; // cut away by negative edge padding
-      to += pos * outStrides[d];
-    }
-    copyElement(x, linear, *out, to);
-  });
   ctx.results.push_back(std::move(*out));
   return true;
 }
@@ -171,15 +137,8 @@ bool realDynamicSlice(KernelContext& ctx) {
                       " of " + x.type().str());
     shape.push_back((l - s + step - 1) / step);
   }
-  if (!shapeMatches(ctx, shape, *out))
+  if (!shapeMatches(ctx, shape, *out) || !sliceInto(ctx, x, *start, *strides, *out))
     return false;
-  std::vector<int64_t> xStrides = x.strides();
-  forEachIndex(out->shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t from = 0;
-    for (size_t d = 0; d < index.size(); ++d)
-      from += ((*start)[d] + index[d] * (*strides)[d]) * xStrides[d];
-    copyElement(x, from, *out, linear);
-  });
   ctx.results.push_back(std::move(*out));
   return true;
 }

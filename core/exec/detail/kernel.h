@@ -101,6 +101,25 @@ template <typename Fn> void forEachIndex(std::span<const int64_t> shape, Fn&& fn
   }
 }
 
+// Cores shared by the static shape kernels, which read their parameters from attributes, and
+// their dynamic forms, which read them from operands. Each validates what it indexes with and
+// reports at the op; `out` is the zero result of the op's declared type.
+
+/// Reports unless `x` and `out` have the same element type.
+bool sameElement(KernelContext& ctx, const Tensor& x, const Tensor& out);
+/// broadcast_in_dim: operand dimension d goes to result dimension `dims[d]`.
+bool broadcastInto(KernelContext& ctx, const Tensor& x, std::span<const int64_t> dims,
+                   Tensor& out);
+/// slice: `out` takes every `steps[d]`-th element from `start[d]` on.
+bool sliceInto(KernelContext& ctx, const Tensor& x, std::span<const int64_t> start,
+               std::span<const int64_t> steps, Tensor& out);
+/// pad: `x` placed at `low[d]` with `interior[d]` padding between elements, `value` elsewhere
+/// (negative `low` and high padding cut `x`).
+bool padInto(KernelContext& ctx, const Tensor& x, const Tensor& value,
+             std::span<const int64_t> low, std::span<const int64_t> interior, Tensor& out);
+/// iota: every element is its index along `dim`. Precondition: `dim` is a dimension of `out`.
+void fillIota(Tensor& out, int64_t dim);
+
 /// Copies element `from` of `src` into element `to` of `dst` (same element type, byte copy).
 void copyElement(const Tensor& src, int64_t from, Tensor& dst, int64_t to);
 

@@ -17,12 +17,6 @@ int64_t linearOf(std::span<const int64_t> index, std::span<const int64_t> stride
 
 // These kernels index without bounds checks, so they first reject what a verifier would: an
 // element type change or a result shape that does not fit the operand.
-bool sameElement(KernelContext& ctx, const Tensor& x, const Tensor& out) {
-  if (x.elementType() == out.elementType())
-    return true;
-  return ctx.fail("element type changes from " + x.type().str() + " to " + out.type().str());
-}
-
 bool sameRank(KernelContext& ctx, const Tensor& x, const Tensor& out) {
   if (!sameElement(ctx, x, out))
     return false;
@@ -57,25 +51,12 @@ bool broadcastInDim(KernelContext& ctx) {
     return false;
   std::optional<Tensor> out = ctx.makeResult(0);
   auto dims = intListAttr(ctx.op, "broadcast_dimensions");
-  const Tensor& x = ctx.operands[0];
   if (!out)
     return false;
-  if (!dims || static_cast<int64_t>(dims->size()) != x.rank())
+  if (!dims)
     return ctx.fail("expected one 'broadcast_dimensions' entry per operand dimension");
-  if (!sameElement(ctx, x, *out))
+  if (!broadcastInto(ctx, ctx.operands[0], *dims, *out))
     return false;
-  for (int64_t d = 0; d < x.rank(); ++d) {
-    int64_t to = (*dims)[d];
-    if (to < 0 || to >= out->rank() || (x.shape()[d] != 1 && x.shape()[d] != out->shape()[to]))
-      return ctx.fail("invalid 'broadcast_dimensions' entry " + std::to_string(to));
-  }
-  std::vector<int64_t> strides = x.strides();
-  forEachIndex(out->shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t from = 0;
-    for (int64_t d = 0; d < x.rank(); ++d)
-      from += (x.shape()[d] == 1 ? 0 : index[(*dims)[d]]) * strides[d];
-    copyElement(x, from, *out, linear);
-  });
   ctx.results.push_back(std::move(*out));
   return true;
 }
@@ -118,21 +99,8 @@ bool slice(KernelContext& ctx) {
   if (!start || start->size() != x.shape().size())
     return ctx.fail("invalid 'start_indices'");
   std::vector<int64_t> steps = stride ? *stride : std::vector<int64_t>(x.shape().size(), 1);
-  if (!sameRank(ctx, x, *out))
+  if (!sliceInto(ctx, x, *start, steps, *out))
     return false;
-  for (int64_t d = 0; d < x.rank(); ++d) {
-    int64_t last = (*start)[d] + (out->shape()[d] - 1) * steps[d];
-    if (static_cast<int64_t>(steps.size()) != x.rank() || steps[d] <= 0 || (*start)[d] < 0 ||
-        (out->shape()[d] > 0 && last >= x.shape()[d]))
-      return ctx.fail("slice of dimension " + std::to_string(d) + " is out of bounds");
-  }
-  std::vector<int64_t> strides = x.strides();
-  forEachIndex(out->shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t from = 0;
-    for (size_t d = 0; d < index.size(); ++d)
-      from += ((*start)[d] + index[d] * steps[d]) * strides[d];
-    copyElement(x, from, *out, linear);
-  });
   ctx.results.push_back(std::move(*out));
   return true;
 }
@@ -179,23 +147,8 @@ bool pad(KernelContext& ctx) {
     return false;
   if (!low || !interior || low->size() != x.shape().size() || interior->size() != low->size())
     return ctx.fail("invalid padding attributes");
-  if (!sameRank(ctx, x, *out) || !sameElement(ctx, ctx.operands[1], *out))
+  if (!padInto(ctx, x, ctx.operands[1], *low, *interior, *out))
     return false;
-  if (ctx.operands[1].numElements() != 1)
-    return ctx.fail("the padding value must be a scalar");
-  for (int64_t i = 0; i < out->numElements(); ++i)
-    copyElement(ctx.operands[1], 0, *out, i);
-  std::vector<int64_t> outStrides = out->strides();
-  forEachIndex(x.shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t to = 0;
-    for (size_t d = 0; d < index.size(); ++d) {
-      int64_t pos = (*low)[d] + index[d] * ((*interior)[d] + 1);
-      if (pos < 0 || pos >= out->shape()[d])
-        return; // cut away by negative edge padding
-      to += pos * outStrides[d];
-    }
-    copyElement(x, linear, *out, to);
-  });
   ctx.results.push_back(std::move(*out));
   return true;
 }
@@ -291,6 +244,75 @@ bool dynamicUpdateSlice(KernelContext& ctx) {
 }
 
 } // namespace
+
+bool sameElement(KernelContext& ctx, const Tensor& x, const Tensor& out) {
+  if (x.elementType() == out.elementType())
+    return true;
+  return ctx.fail("element type changes from " + x.type().str() + " to " + out.type().str());
+}
+
+bool broadcastInto(KernelContext& ctx, const Tensor& x, std::span<const int64_t> dims,
+                   Tensor& out) {
+  if (static_cast<int64_t>(dims.size()) != x.rank())
+    return ctx.fail("expected one 'broadcast_dimensions' entry per operand dimension");
+  if (!sameElement(ctx, x, out))
+    return false;
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    int64_t to = dims[d];
+    if (to < 0 || to >= out.rank() || (x.shape()[d] != 1 && x.shape()[d] != out.shape()[to]))
+      return ctx.fail("invalid 'broadcast_dimensions' entry " + std::to_string(to));
+  }
+  std::vector<int64_t> strides = x.strides();
+  forEachIndex(out.shape(), [&](std::span<const int64_t> index, int64_t linear) {
+    int64_t from = 0;
+    for (int64_t d = 0; d < x.rank(); ++d)
+      from += (x.shape()[d] == 1 ? 0 : index[dims[d]]) * strides[d];
+    copyElement(x, from, out, linear);
+  });
+  return true;
+}
+
+bool sliceInto(KernelContext& ctx, const Tensor& x, std::span<const int64_t> start,
+               std::span<const int64_t> steps, Tensor& out) {
+  if (!sameRank(ctx, x, out))
+    return false;
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    if (static_cast<int64_t>(steps.size()) != x.rank() ||
+        static_cast<int64_t>(start.size()) != x.rank() || steps[d] <= 0 || start[d] < 0 ||
+        (out.shape()[d] > 0 && start[d] + (out.shape()[d] - 1) * steps[d] >= x.shape()[d]))
+      return ctx.fail("slice of dimension " + std::to_string(d) + " is out of bounds");
+  }
+  std::vector<int64_t> strides = x.strides();
+  forEachIndex(out.shape(), [&](std::span<const int64_t> index, int64_t linear) {
+    int64_t from = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      from += (start[d] + index[d] * steps[d]) * strides[d];
+    copyElement(x, from, out, linear);
+  });
+  return true;
+}
+
+bool padInto(KernelContext& ctx, const Tensor& x, const Tensor& value,
+             std::span<const int64_t> low, std::span<const int64_t> interior, Tensor& out) {
+  if (!sameRank(ctx, x, out) || !sameElement(ctx, value, out))
+    return false;
+  if (value.numElements() != 1)
+    return ctx.fail("the padding value must be a scalar");
+  for (int64_t i = 0; i < out.numElements(); ++i)
+    copyElement(value, 0, out, i);
+  std::vector<int64_t> outStrides = out.strides();
+  forEachIndex(x.shape(), [&](std::span<const int64_t> index, int64_t linear) {
+    int64_t to = 0;
+    for (size_t d = 0; d < index.size(); ++d) {
+      int64_t pos = low[d] + index[d] * (interior[d] + 1);
+      if (pos < 0 || pos >= out.shape()[d])
+        return; // cut away by negative edge padding
+      to += pos * outStrides[d];
+    }
+    copyElement(x, linear, out, to);
+  });
+  return true;
+}
 
 void registerShapeKernels(std::map<std::string, Kernel, std::less<>>& t) {
   t["stablehlo.optimization_barrier"] = identity;
