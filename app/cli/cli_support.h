@@ -39,5 +39,7 @@ int runTypes(const std::vector<std::string>& args);
 int runInterpret(const std::vector<std::string>& args);
 int runRun(const std::vector<std::string>& args);
 int runPartition(const std::vector<std::string>& args);
+int runGrad(const std::vector<std::string>& args);
+int runTranspose(const std::vector<std::string>& args);
 
 } // namespace shardscope::cli

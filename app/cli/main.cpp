@@ -34,6 +34,11 @@ commands:
                   run on every device of the mesh; SPEC: zeros|ones|iota|random[:SEED] and
                   N=FILE.npy per argument; --check-reference compares every step with the
                   unsharded run; results go to DIR/result_N.npy
+  grad FILE --wrt ARGS [--function F] [--naive]
+  transpose FILE --linear-in ARGS [--function F] [--naive]
+                  the gradient (or the transpose, for a function linear in ARGS) as a new
+                  function, with variance-aware collective rules (--naive: the old ones), its
+                  collectives and their cost compared with the other rules
   passes          the transformation passes `opt` accepts
   help            this text
 )";
@@ -62,6 +67,10 @@ int main(int argc, char** argv) {
     return shardscope::cli::runRun(args);
   if (command == "partition")
     return shardscope::cli::runPartition(args);
+  if (command == "grad")
+    return shardscope::cli::runGrad(args);
+  if (command == "transpose")
+    return shardscope::cli::runTranspose(args);
   if (command == "interpret")
     return shardscope::cli::runInterpret(args);
   if (command == "passes") {

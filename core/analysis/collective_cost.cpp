@@ -65,12 +65,12 @@ void applyRing(CollectiveCost& cost, const std::vector<Step>& steps, int64_t byt
       sent = (step.size - 1) * current; // every other block of the group so far passes by
       current *= step.size;
     } else if (cost.kind == "reduce_scatter" || cost.kind == "all_reduce") {
-      sent = current / step.size * (step.size - 1);
+      // Multiply before dividing: a scalar reduced over 8 devices still moves 7/8 of its bytes.
+      int64_t rounds = cost.kind == "all_reduce" ? 2 : 1; // reduce-scatter, then all-gather
+      sent = rounds * current * (step.size - 1) / step.size;
       current /= step.size;
-      if (cost.kind == "all_reduce")
-        sent *= 2;
     } else if (cost.kind == "all_to_all") {
-      sent = bytes / step.size * (step.size - 1);
+      sent = bytes * (step.size - 1) / step.size;
     }
     cost.perAxis.push_back({step.axis, sent});
     total += sent;

@@ -104,3 +104,18 @@ TEST(CollectiveCostTest, FormatsBytes) {
   EXPECT_EQ(formatBytes(1536), "1.5 KiB");
   EXPECT_EQ(formatBytes(64 * 1024 * 1024), "64.0 MiB");
 }
+
+TEST(CollectiveCostTest, SmallReductionsStillMoveBytes) {
+  // A psum of one f32 over 8 devices: a ring all-reduce sends 2 * 7/8 * 4 B = 7 B per device,
+  // not 0 (the division comes last).
+  auto module = parse(R"(
+sdy.mesh @mesh = <["x"=8]>
+func.func @f(%arg0: tensor<f32> {sdy.sharding = #sdy.sharding<@mesh, [], unreduced={"x"}>}) -> tensor<f32> {
+  %0 = sdy.all_reduce {"x"} %arg0 out_sharding=<@mesh, []> : tensor<f32>
+  return %0 : tensor<f32>
+})");
+  ASSERT_TRUE(module);
+  auto costs = costsOf(*module);
+  ASSERT_EQ(costs.size(), 1u);
+  EXPECT_EQ(costs[0].bytesSent, 7);
+}
