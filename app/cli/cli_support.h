@@ -41,5 +41,6 @@ int runRun(const std::vector<std::string>& args);
 int runPartition(const std::vector<std::string>& args);
 int runGrad(const std::vector<std::string>& args);
 int runTranspose(const std::vector<std::string>& args);
+int runServe(const std::vector<std::string>& args);
 
 } // namespace shardscope::cli

@@ -29,16 +29,21 @@ commands:
   partition FILE [--collectives-only]
                   the per-device program and every collective with why it is there and its
                   cost per device and mesh axis (ring model)
-  run FILE [--function NAME] [--stage STAGE] [--backend local] [--inputs SPEC]
-      [--check-reference] [--trace OUT.json] [--output-dir DIR]
+  run FILE [--function NAME] [--stage STAGE] [--backend local|mpi] [--inputs SPEC]
+      [--check-reference] [--trace OUT.json] [--output-dir DIR] [--max-steps N]
                   run on every device of the mesh; SPEC: zeros|ones|iota|random[:SEED] and
                   N=FILE.npy per argument; --check-reference compares every step with the
-                  unsharded run; results go to DIR/result_N.npy
+                  unsharded run; results go to DIR/result_N.npy; a device that executes more
+                  than N ops (default 10 million) stops the run
   grad FILE --wrt ARGS [--function F] [--naive]
   transpose FILE --linear-in ARGS [--function F] [--naive]
                   the gradient (or the transpose, for a function linear in ARGS) as a new
                   function, with variance-aware collective rules (--naive: the old ones), its
                   collectives and their cost compared with the other rules
+  serve [--backend local|mpi] [--devices-per-rank K]
+                  a JSON-lines session server on stdin/stdout (load, step, breakpoints,
+                  fetch values, trace; see app/cli/SERVE_PROTOCOL.md); under
+                  `mpirun -np N ... serve --backend mpi` rank 0 serves and drives the others
   passes          the transformation passes `opt` accepts
   help            this text
 )";
@@ -67,6 +72,8 @@ int main(int argc, char** argv) {
     return shardscope::cli::runRun(args);
   if (command == "partition")
     return shardscope::cli::runPartition(args);
+  if (command == "serve")
+    return shardscope::cli::runServe(args);
   if (command == "grad")
     return shardscope::cli::runGrad(args);
   if (command == "transpose")

@@ -6,9 +6,16 @@
 #include "core/io/npy/npy.h"
 #include "core/session/execution.h"
 #include "core/support/atomic_file.h"
+#include "core/support/parse_number.h"
+
+#ifdef SHARDSCOPE_HAVE_MPI
+#include "core/backends/mpi/mpi_coordinator.h"
+#endif
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 
 namespace shardscope::cli {
 
@@ -22,7 +29,13 @@ struct RunOptions {
   std::string inputs = "iota";
   std::string trace;
   std::string outputDir;
+  std::string maxSteps;
   bool checkReference = false;
+  // --backend mpi
+  std::string devicesPerRank = "0";
+  std::string mpiTimeout;
+  std::string crashRank = "-1", crashStep = "-1", failRank = "-1", failStep = "-1";
+  std::string hangRank = "-1", hangStep = "-1";
 };
 
 bool parseRunArgs(const std::vector<std::string>& args, RunOptions& o, std::string& error) {
@@ -45,7 +58,11 @@ bool parseRunArgs(const std::vector<std::string>& args, RunOptions& o, std::stri
     };
     if (value("--function", o.function) || value("--stage", o.stage) ||
         value("--backend", o.backend) || value("--inputs", o.inputs) ||
-        value("--trace", o.trace) || value("--output-dir", o.outputDir)) {
+        value("--trace", o.trace) || value("--output-dir", o.outputDir) ||
+        value("--devices-per-rank", o.devicesPerRank) || value("--mpi-timeout", o.mpiTimeout) ||
+        value("--debug-crash-rank", o.crashRank) || value("--debug-crash-step", o.crashStep) ||
+        value("--debug-fail-rank", o.failRank) || value("--debug-fail-step", o.failStep) ||
+        value("--debug-hang-rank", o.hangRank) || value("--debug-hang-step", o.hangStep)) {
       if (!error.empty())
         return false;
     } else if (a == "--check-reference") {
@@ -94,15 +111,74 @@ bool writeResults(const std::string& dir, const std::vector<exec::Tensor>& resul
 
 } // namespace
 
+namespace {
+
+// What the MPI backend adds to a run; inactive with --backend local.
+struct MpiRun {
+  bool active = false;
+  bool driver = true;
+  bool started = false; // every rank passed the start-up handshake
+#ifdef SHARDSCOPE_HAVE_MPI
+  backends::mpi::MpiRunOptions options;
+  backends::mpi::MpiCoordinator* coordinator = nullptr;
+#endif
+};
+
+int runRunBody(const RunOptions& o, MpiRun& mpi);
+
+} // namespace
+
 int runRun(const std::vector<std::string>& args) {
   RunOptions o;
   std::string error;
   if (!parseRunArgs(args, o, error))
     return fail(error + "\nusage: shardscope-cli run FILE [--function NAME] [--stage STAGE] "
-                        "[--backend local] [--inputs SPEC] [--check-reference] [--trace OUT.json] "
-                        "[--output-dir DIR]");
-  if (o.backend != "local")
-    return fail("unknown backend '" + o.backend + "' (this build runs: local)");
+                        "[--backend local|mpi] [--devices-per-rank K] [--inputs SPEC] "
+                        "[--check-reference] [--trace OUT.json] [--output-dir DIR]");
+  MpiRun mpi;
+  if (o.backend == "local")
+    return runRunBody(o, mpi);
+#ifdef SHARDSCOPE_HAVE_MPI
+  if (o.backend == "mpi") {
+    // Every rank runs this command; rank 0 drives and prints, the others follow silently and
+    // speak only when they fail.
+    backends::mpi::MpiWorld& world = backends::mpi::MpiWorld::init();
+    mpi.active = true;
+    mpi.driver = world.rank() == 0;
+    mpi.options.devicesPerRank = std::atoll(o.devicesPerRank.c_str());
+    mpi.options.crashRank = std::atoi(o.crashRank.c_str());
+    mpi.options.crashStep = std::atoll(o.crashStep.c_str());
+    mpi.options.failRank = std::atoi(o.failRank.c_str());
+    mpi.options.failStep = std::atoll(o.failStep.c_str());
+    mpi.options.hangRank = std::atoi(o.hangRank.c_str());
+    mpi.options.hangStep = std::atoll(o.hangStep.c_str());
+    if (!o.mpiTimeout.empty())
+      world.setTimeout(std::chrono::milliseconds(
+          static_cast<int64_t>(std::atof(o.mpiTimeout.c_str()) * 1000)));
+    if (!mpi.driver && !std::freopen("/dev/null", "w", stdout))
+      world.fail("cannot silence standard output");
+    int code = 1;
+    try {
+      code = runRunBody(o, mpi);
+    } catch (const std::exception& e) {
+      world.fail(std::string("unexpected exception: ") + e.what());
+    }
+    // A rank that stops before the handshake leaves the others waiting in it: end the job.
+    if (code != 0 && !mpi.started && !backends::mpi::MpiCoordinator::failedTogether())
+      world.fail("this rank stopped before the run started (see above)");
+    world.finalize();
+    return code;
+  }
+#endif
+  if (o.backend == "mpi")
+    return fail("this build has no mpi backend (MPI was not found when it was built)");
+  return fail("unknown backend '" + o.backend + "' (local or mpi)");
+}
+
+namespace {
+
+int runRunBody(const RunOptions& o, MpiRun& mpi) {
+  std::string error;
   std::optional<session::Stage> stage = session::parseStage(o.stage);
   if (!stage)
     return fail("unknown stage '" + o.stage +
@@ -115,10 +191,13 @@ int runRun(const std::vector<std::string>& args) {
   struct Sink final : support::DiagnosticSink {
     const support::SourceManager* sources = nullptr;
     void report(support::Diagnostic d) override {
+      if (quiet)
+        return;
       std::string text = d.loc.isValid() ? sources->format(d)
                                          : "shardscope-cli: error: " + d.message + "\n";
       std::fwrite(text.data(), 1, text.size(), stderr);
     }
+    bool quiet = false;
   } sink;
   sink.sources = &fallback;
   support::ErrorTrackingSink tracking(sink);
@@ -131,23 +210,59 @@ int runRun(const std::vector<std::string>& args) {
   sink.sources = &program->sources();
 
   session::ExecutionOptions options;
+  if (!o.maxSteps.empty()) {
+    std::optional<int64_t> limit = support::parseInteger<int64_t>(o.maxSteps);
+    if (!limit || *limit <= 0)
+      return fail("--max-steps: expected a positive number, got '" + o.maxSteps + "'");
+    options.stepLimit = *limit;
+  }
   options.stage = *stage;
   options.function = o.function;
   options.checkReference = o.checkReference;
   options.trace = !o.trace.empty();
+#ifdef SHARDSCOPE_HAVE_MPI
+  if (mpi.active) {
+    options.distributedDriver = mpi.driver;
+    options.distributed = [&mpi](int64_t numDevices, const auto& fingerprint, std::string& error)
+        -> std::unique_ptr<exec::SpmdCoordinator> {
+      auto coordinator = backends::mpi::MpiCoordinator::create(
+          backends::mpi::MpiWorld::init(), numDevices, mpi.options, fingerprint, error);
+      mpi.coordinator = coordinator.get();
+      mpi.started = coordinator != nullptr;
+      return coordinator;
+    };
+  }
+#endif
   auto execution = session::Execution::create(*program, options, tracking);
   if (!execution || !execution->setInputs(*spec))
     return 1;
 
   std::string fn(ir::func::name(execution->function()));
-  std::printf("@%s, %s stage, %lld device%s (local backend)\n", fn.c_str(),
-              std::string(session::stageName(*stage)).c_str(),
-              static_cast<long long>(execution->numDevices()),
-              execution->numDevices() == 1 ? "" : "s");
-  for (size_t i = 0; i < execution->inputs().size(); ++i)
-    std::printf("  input %zu: %s\n", i, execution->inputs()[i].str(8).c_str());
+  auto header = [&](const std::string& backend) {
+    std::printf("@%s, %s stage, %lld device%s (%s)\n", fn.c_str(),
+                std::string(session::stageName(*stage)).c_str(),
+                static_cast<long long>(execution->numDevices()),
+                execution->numDevices() == 1 ? "" : "s", backend.c_str());
+    for (size_t i = 0; i < execution->inputs().size(); ++i)
+      std::printf("  input %zu: %s\n", i, execution->inputs()[i].str(8).c_str());
+  };
+  if (!mpi.active)
+    header("local backend");
   if (!execution->start())
     return 1;
+#ifdef SHARDSCOPE_HAVE_MPI
+  if (mpi.active) {
+    // Followers only step and answer; the driver reports, as with the local backend.
+    sink.quiet = !mpi.driver;
+    if (!mpi.driver)
+      return execution->follow(), 0; // the driver reports how the run ended
+    const backends::mpi::DevicePlacement& placement = mpi.coordinator->placement();
+    header("mpi backend: " + std::to_string(backends::mpi::MpiWorld::init().size()) +
+           " ranks, " + std::to_string(placement.devicesPerRank) + " device" +
+           (placement.devicesPerRank == 1 ? "" : "s") + " per rank");
+    std::printf("device -> rank map:\n%s", mpi.coordinator->deviceMap().c_str());
+  }
+#endif
   session::StopReason reason = execution->runToEnd();
   if (reason != session::StopReason::Finished) {
     std::printf("stopped after %lld steps: %s\n", static_cast<long long>(execution->steps()),
@@ -186,5 +301,7 @@ int runRun(const std::vector<std::string>& args) {
   }
   return diverged ? 1 : 0;
 }
+
+} // namespace
 
 } // namespace shardscope::cli

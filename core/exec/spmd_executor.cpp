@@ -17,6 +17,10 @@ struct SpmdExecutor::Device {
   support::CollectingSink sink;
   DeviceStatus status = DeviceStatus::Ready;
   std::vector<int64_t> group; // while at a collective: its process group
+  bool executed = false;      // executed an op in the current step
+  // A device of another process (distributed runs): no interpreter, its state as last exchanged.
+  const ir::Operation* remoteOp = nullptr;
+  size_t remoteDepth = 0;
 };
 
 namespace {
@@ -56,6 +60,56 @@ SpmdExecutor::SpmdExecutor(const ir::Module& module, Communicator& communicator,
                            SpmdOptions options)
     : m_module(module), m_comm(communicator), m_options(std::move(options)) {}
 
+void SpmdExecutor::indexModule() const {
+  if (m_indexed)
+    return;
+  m_indexed = true;
+  // Pre-order over the module, block arguments before the ops of their block: the same numbering
+  // in every process that parsed the same text.
+  m_module.op().walk([&](const ir::Operation& op) {
+    m_opIds.emplace(&op, static_cast<int64_t>(m_ops.size()));
+    m_ops.push_back(&op);
+    for (unsigned r = 0; r < op.numRegions(); ++r)
+      for (const auto& block : op.region(r).blocks())
+        for (const auto& arg : block->arguments()) {
+          m_valueIds.emplace(arg.get(), static_cast<int64_t>(m_values.size()));
+          m_values.push_back(arg.get());
+        }
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      m_valueIds.emplace(op.result(i), static_cast<int64_t>(m_values.size()));
+      m_values.push_back(op.result(i));
+    }
+  });
+}
+
+int64_t SpmdExecutor::opIndex(const ir::Operation* op) const {
+  indexModule();
+  auto it = m_opIds.find(op);
+  return it == m_opIds.end() ? -1 : it->second;
+}
+
+const ir::Operation* SpmdExecutor::opAt(int64_t index) const {
+  indexModule();
+  return index >= 0 && index < static_cast<int64_t>(m_ops.size()) ? m_ops[index] : nullptr;
+}
+
+int64_t SpmdExecutor::valueIndex(const ir::Value* value) const {
+  indexModule();
+  auto it = m_valueIds.find(value);
+  return it == m_valueIds.end() ? -1 : it->second;
+}
+
+const ir::Value* SpmdExecutor::valueAt(int64_t index) const {
+  indexModule();
+  return index >= 0 && index < static_cast<int64_t>(m_values.size()) ? m_values[index] : nullptr;
+}
+
+bool SpmdExecutor::isLocal(const Device& device) const { return device.interp != nullptr; }
+
+const ir::Operation* SpmdExecutor::opOf(const Device& device) const {
+  return device.interp ? device.interp->currentOp() : device.remoteOp;
+}
+
 SpmdExecutor::~SpmdExecutor() = default;
 
 int64_t SpmdExecutor::numDevices() const { return static_cast<int64_t>(m_devices.size()); }
@@ -80,9 +134,15 @@ bool SpmdExecutor::start(const std::vector<std::string>& functions,
     m_failed = true;
     return false;
   }
+  m_fetched.clear();
+  m_fetchedResults.clear();
   for (int64_t d = 0; d < n; ++d) {
     auto device = std::make_unique<Device>();
     device->id = d;
+    if (m_options.coordinator && !m_options.coordinator->isLocal(d)) {
+      m_devices.push_back(std::move(device));
+      continue;
+    }
     device->interp = std::make_unique<Interpreter>(m_module);
     device->interp->setDeviceContext(
         DeviceContext::forDevice(d, m_options.numReplicas, m_options.numPartitions, &m_comm));
@@ -92,6 +152,8 @@ bool SpmdExecutor::start(const std::vector<std::string>& functions,
       device->status = DeviceStatus::Failed;
     m_devices.push_back(std::move(device));
   }
+  if (m_options.coordinator)
+    syncState(/*progressed=*/false);
   flushDiagnostics();
   if (std::any_of(m_devices.begin(), m_devices.end(),
                   [](const auto& d) { return d->status == DeviceStatus::Failed; })) {
@@ -102,6 +164,7 @@ bool SpmdExecutor::start(const std::vector<std::string>& functions,
 }
 
 bool SpmdExecutor::stepDevice(Device& device) {
+  device.executed = true;
   device.interp->step();
   if (device.interp->finished()) {
     device.status = DeviceStatus::Finished;
@@ -124,7 +187,7 @@ bool SpmdExecutor::runReadyCollectives(std::vector<int64_t>& blocked) {
     const Device& x = *m_devices[a];
     const Device& y = *m_devices[b];
     return y.status == DeviceStatus::Blocked && x.group == y.group &&
-           x.interp->currentOp()->name() == y.interp->currentOp()->name();
+           opOf(x)->name() == opOf(y)->name();
   };
   for (int64_t d : blocked) {
     if (done[d])
@@ -134,10 +197,17 @@ bool SpmdExecutor::runReadyCollectives(std::vector<int64_t>& blocked) {
       continue;
     // Every member is here: the communicator completes without waiting on anyone else. Calls
     // block until the whole group has called, so each member needs its own thread.
+    // In a distributed run only the local members step here; the other processes step theirs in
+    // the same order, and the communicator connects them.
+    std::vector<int64_t> local;
+    for (int64_t e : group)
+      if (isLocal(*m_devices[e]))
+        local.push_back(e);
     std::vector<std::thread> threads;
-    for (size_t i = 1; i < group.size(); ++i)
-      threads.emplace_back([this, e = group[i]] { stepDevice(*m_devices[e]); });
-    stepDevice(*m_devices[group[0]]);
+    for (size_t i = 1; i < local.size(); ++i)
+      threads.emplace_back([this, e = local[i]] { stepDevice(*m_devices[e]); });
+    if (!local.empty())
+      stepDevice(*m_devices[local[0]]);
     for (std::thread& t : threads)
       t.join();
     for (int64_t e : group)
@@ -151,10 +221,15 @@ bool SpmdExecutor::runReadyCollectives(std::vector<int64_t>& blocked) {
 bool SpmdExecutor::stepAll() {
   if (m_failed || m_devices.empty() || finished())
     return false;
+  if (m_options.coordinator)
+    m_options.coordinator->beginStep();
+  m_fetched.clear();
   bool progressed = false;
   std::vector<int64_t> blocked;
   for (auto& device : m_devices) {
-    if (device->status != DeviceStatus::Ready && device->status != DeviceStatus::Blocked)
+    device->executed = false;
+    if (!isLocal(*device) ||
+        (device->status != DeviceStatus::Ready && device->status != DeviceStatus::Blocked))
       continue;
     const ir::Operation* op = device->interp->currentOp();
     if (op && isCollectiveOp(op->name()) && op->name().starts_with("stablehlo.")) {
@@ -173,10 +248,14 @@ bool SpmdExecutor::stepAll() {
     stepDevice(*device);
     progressed = true;
   }
+  if (m_options.coordinator)
+    syncBlocked(blocked);
   if (!blocked.empty() && !std::any_of(m_devices.begin(), m_devices.end(), [](const auto& d) {
         return d->status == DeviceStatus::Failed;
       }))
     progressed = runReadyCollectives(blocked) || progressed;
+  if (m_options.coordinator)
+    progressed = syncState(progressed);
   flushDiagnostics();
   if (progressed)
     ++m_steps;
@@ -204,7 +283,7 @@ void SpmdExecutor::reportStall(const std::vector<int64_t>& blocked) {
   std::vector<Cluster> clusters;
   for (int64_t d : blocked) {
     const Device& dev = *m_devices[d];
-    const ir::Operation* op = dev.interp->currentOp();
+    const ir::Operation* op = opOf(dev);
     auto it = std::find_if(clusters.begin(), clusters.end(), [&](const Cluster& c) {
       return c.group == dev.group && c.op->name() == op->name();
     });
@@ -272,7 +351,8 @@ void SpmdExecutor::stopAll() {
   for (auto& device : m_devices)
     if (device->status == DeviceStatus::Ready || device->status == DeviceStatus::Blocked) {
       device->status = DeviceStatus::Failed;
-      m_comm.deviceDone(device->id, /*failed=*/true);
+      if (isLocal(*device))
+        m_comm.deviceDone(device->id, /*failed=*/true);
     }
 }
 
@@ -297,17 +377,93 @@ bool SpmdExecutor::failed() const {
 DeviceStatus SpmdExecutor::status(int64_t device) const { return m_devices.at(device)->status; }
 
 const ir::Operation* SpmdExecutor::currentOp(int64_t device) const {
-  return m_devices.at(device)->interp->currentOp();
+  return opOf(*m_devices.at(device));
 }
 
-size_t SpmdExecutor::depth(int64_t device) const { return m_devices.at(device)->interp->depth(); }
+size_t SpmdExecutor::depth(int64_t device) const {
+  const Device& d = *m_devices.at(device);
+  return d.interp ? d.interp->depth() : d.remoteDepth;
+}
 
 const Tensor* SpmdExecutor::lookup(int64_t device, const ir::Value* value) const {
-  return m_devices.at(device)->interp->lookup(value);
+  const Device& d = *m_devices.at(device);
+  if (d.interp)
+    return d.interp->lookup(value);
+  if (!m_options.coordinator || !m_options.coordinator->isDriver() || valueIndex(value) < 0)
+    return nullptr;
+  auto key = std::make_pair(device, value);
+  auto it = m_fetched.find(key);
+  if (it == m_fetched.end())
+    it = m_fetched.emplace(key, m_options.coordinator->fetchValue(device, valueIndex(value))).first;
+  return it->second ? &*it->second : nullptr;
 }
 
 const std::vector<Tensor>& SpmdExecutor::results(int64_t device) const {
-  return m_devices.at(device)->interp->results();
+  const Device& d = *m_devices.at(device);
+  if (d.interp)
+    return d.interp->results();
+  static const std::vector<Tensor> none;
+  if (!m_options.coordinator || !m_options.coordinator->isDriver() ||
+      d.status != DeviceStatus::Finished)
+    return none;
+  auto it = m_fetchedResults.find(device);
+  if (it == m_fetchedResults.end()) // final once the device finished: fetched once
+    it = m_fetchedResults.emplace(device, m_options.coordinator->fetchResults(device)).first;
+  return it->second;
+}
+
+void SpmdExecutor::syncBlocked(std::vector<int64_t>& blocked) {
+  // Which devices wait in which collective, everywhere: a collective runs once every member
+  // waits in it, whichever process the members live in.
+  std::vector<DeviceSnapshot> local;
+  for (const auto& device : m_devices)
+    if (isLocal(*device))
+      local.push_back({device->id, device->status, opIndex(opOf(*device)), 0, device->executed,
+                       device->status == DeviceStatus::Blocked ? device->group
+                                                               : std::vector<int64_t>{},
+                       {}});
+  for (DeviceSnapshot& s : m_options.coordinator->exchange(std::move(local))) {
+    Device& device = *m_devices.at(s.device);
+    if (isLocal(device))
+      continue;
+    device.status = s.status;
+    device.remoteOp = opAt(s.op);
+    device.group = std::move(s.group);
+    device.executed = s.executed;
+    if (device.status == DeviceStatus::Blocked)
+      blocked.push_back(device.id);
+  }
+  std::sort(blocked.begin(), blocked.end());
+}
+
+bool SpmdExecutor::syncState(bool progressed) {
+  // After the step: every device's state and diagnostics, so that every process sees the whole
+  // grid (and reports diagnostics in device order, as a single process would).
+  std::vector<DeviceSnapshot> local;
+  for (const auto& device : m_devices) {
+    if (!isLocal(*device))
+      continue;
+    DeviceSnapshot s{device->id, device->status, opIndex(opOf(*device)),
+                     static_cast<int64_t>(device->interp->depth()), device->executed,
+                     device->group, device->sink.diagnostics()};
+    device->sink.clear();
+    local.push_back(std::move(s));
+  }
+  bool any = false;
+  for (DeviceSnapshot& s : m_options.coordinator->exchange(std::move(local))) {
+    Device& device = *m_devices.at(s.device);
+    any = any || s.executed;
+    for (support::Diagnostic& diag : s.diagnostics)
+      device.sink.report(std::move(diag));
+    if (isLocal(device))
+      continue;
+    device.status = s.status;
+    device.remoteOp = opAt(s.op);
+    device.remoteDepth = static_cast<size_t>(s.depth);
+    device.group = std::move(s.group);
+    device.executed = s.executed;
+  }
+  return progressed || any;
 }
 
 const Interpreter& SpmdExecutor::interpreter(int64_t device) const {

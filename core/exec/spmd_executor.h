@@ -7,11 +7,16 @@
 #include "core/ir/module.h"
 #include "core/support/diagnostic.h"
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace shardscope::exec {
+
+class SpmdExecutor;
 
 /// What one device of an `SpmdExecutor` is doing between two `stepAll` calls.
 enum class DeviceStatus {
@@ -26,6 +31,50 @@ enum class DeviceStatus {
   Failed,
 };
 
+/// One device's state as the processes of a distributed run exchange it (see `SpmdCoordinator`).
+/// Ops and values are named by their pre-order index in the module (`SpmdExecutor::opIndex`),
+/// which is the same in every process because every process runs the same program text.
+struct DeviceSnapshot {
+  int64_t device = 0;
+  DeviceStatus status = DeviceStatus::Ready;
+  /// The op the device executes next, or -1 when it has finished.
+  int64_t op = -1;
+  int64_t depth = 0;
+  /// True when the device executed an op in the current step.
+  bool executed = false;
+  /// While `Blocked`: the process group of the collective it waits in.
+  std::vector<int64_t> group;
+  /// Diagnostics the device reported since the previous exchange.
+  std::vector<support::Diagnostic> diagnostics;
+};
+
+/// Connects the executors of one run spread over several processes (the MPI backend): each
+/// process runs some devices of the grid (its local devices) and learns the state of the others
+/// through `exchange`. One process drives (it decides every step); the others follow.
+class SpmdCoordinator {
+public:
+  virtual ~SpmdCoordinator() = default;
+  /// The communicator of the whole grid (`numDevices()` of the grid).
+  virtual Communicator& communicator() = 0;
+  /// True in a process whose device `device` runs here.
+  virtual bool isLocal(int64_t device) const = 0;
+  /// True in the driving process.
+  virtual bool isDriver() const = 0;
+  /// Called at the start of every `stepAll` that steps: the driver tells the followers to step.
+  virtual void beginStep() = 0;
+  /// Every process passes the snapshots of its local devices and receives those of all devices
+  /// of the grid, in device order. Blocks until every process has called (all processes call it
+  /// the same number of times); communication failures end the process (see the backend).
+  virtual std::vector<DeviceSnapshot> exchange(std::vector<DeviceSnapshot> local) = 0;
+  /// Driver only: the live value with pre-order index `value` on remote `device`, or nothing.
+  virtual std::optional<Tensor> fetchValue(int64_t device, int64_t value) = 0;
+  /// Driver only: the results of remote `device` after it finished.
+  virtual std::vector<Tensor> fetchResults(int64_t device) = 0;
+  /// Follower only: runs `executor`'s steps and answers fetches as the driver asks, until the
+  /// driver ends the run. Returns false when the run ended abnormally.
+  virtual bool follow(SpmdExecutor& executor) = 0;
+};
+
 /// How to lay out the devices of an `SpmdExecutor`.
 struct SpmdOptions {
   int64_t numReplicas = 1;
@@ -34,6 +83,10 @@ struct SpmdOptions {
   int64_t stepLimit = 1'000'000'000;
   /// Passed on to the devices' interpreters (for nested `interpreter.run_parallel`).
   CommunicatorFactory communicatorFactory;
+  /// For a run spread over processes: the executor runs only the devices for which
+  /// `coordinator->isLocal` holds and learns the state of the others from it. Not owned; null
+  /// runs every device here.
+  SpmdCoordinator* coordinator = nullptr;
 };
 
 /// Runs one function per device of a `numReplicas` x `numPartitions` grid (device id
@@ -52,6 +105,13 @@ struct SpmdOptions {
 ///
 /// Diagnostics of every device are forwarded to the sink after each `stepAll`, in device order,
 /// with a `device N: ` prefix when there is more than one device.
+///
+/// Distributed runs (`SpmdOptions::coordinator`): every process creates an executor for the whole
+/// grid, but runs only its local devices. Each step, the processes exchange which devices wait in
+/// which collective (so a collective runs in the same step as it would in one process, and all
+/// processes run complete collectives in the same order), and after the step every device's
+/// status, op, depth and diagnostics; accessors then answer for every device, fetching live values
+/// and results of remote devices from their process on demand (cached until the next step).
 class SpmdExecutor {
 public:
   /// Prepares to run functions of `module` (which must outlive the executor) on `communicator`
@@ -90,8 +150,16 @@ public:
   const Tensor* lookup(int64_t device, const ir::Value* value) const;
   /// The results of `device` after it finished.
   const std::vector<Tensor>& results(int64_t device) const;
-  /// Read access to a device's interpreter (frame owners, device context).
+  /// Read access to a device's interpreter (frame owners, device context). Precondition: the
+  /// device runs in this process.
   const Interpreter& interpreter(int64_t device) const;
+
+  /// The pre-order index of `op` in the module (-1 for an op of another module), and back.
+  int64_t opIndex(const ir::Operation* op) const;
+  const ir::Operation* opAt(int64_t index) const;
+  /// The index of `value` (op results and block arguments, in pre-order), and back.
+  int64_t valueIndex(const ir::Value* value) const;
+  const ir::Value* valueAt(int64_t index) const;
 
 private:
   struct Device;
@@ -100,6 +168,11 @@ private:
   void reportStall(const std::vector<int64_t>& blocked);
   void flushDiagnostics();
   void stopAll();
+  bool isLocal(const Device& device) const;
+  const ir::Operation* opOf(const Device& device) const;
+  void indexModule() const;
+  void syncBlocked(std::vector<int64_t>& blocked);
+  bool syncState(bool progressed);
 
   const ir::Module& m_module;
   Communicator& m_comm;
@@ -108,6 +181,15 @@ private:
   std::vector<std::unique_ptr<Device>> m_devices;
   bool m_failed = false;
   int64_t m_steps = 0;
+  // Pre-order numbering of ops and values, built on first use (distributed runs only need it).
+  mutable bool m_indexed = false;
+  mutable std::vector<const ir::Operation*> m_ops;
+  mutable std::unordered_map<const ir::Operation*, int64_t> m_opIds;
+  mutable std::vector<const ir::Value*> m_values;
+  mutable std::unordered_map<const ir::Value*, int64_t> m_valueIds;
+  // Values and results of remote devices fetched since the last step.
+  mutable std::map<std::pair<int64_t, const ir::Value*>, std::optional<Tensor>> m_fetched;
+  mutable std::map<int64_t, std::vector<Tensor>> m_fetchedResults;
 };
 
 } // namespace shardscope::exec

@@ -5,6 +5,7 @@
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace shardscope::session {
@@ -65,6 +66,25 @@ std::string jsonEscape(std::string_view text) {
 
 } // namespace
 
+exec::CompareOptions referenceTolerance(const exec::Tensor& expected) {
+  double scale = 1.0;
+  for (int64_t i = 0; i < expected.numElements(); ++i) {
+    double v = std::abs(expected.floatAt(i));
+    if (std::isfinite(v))
+      scale = std::max(scale, v);
+  }
+  switch (expected.elementType()) {
+  case ir::ElementType::F64:
+  case ir::ElementType::Complex128:
+    return {0, 1e-9, 1e-12 * scale};
+  case ir::ElementType::F16:
+  case ir::ElementType::BF16:
+    return {0, 1e-2, 1e-2 * scale};
+  default:
+    return {0, 1e-4, 1e-5 * scale};
+  }
+}
+
 std::string_view stopReasonName(StopReason reason) {
   switch (reason) {
   case StopReason::Stepped: return "stepped";
@@ -88,6 +108,8 @@ std::unique_ptr<Execution> Execution::create(Program& program, ExecutionOptions 
 
 bool Execution::prepare(Program& program, ExecutionOptions options) {
   m_options = std::move(options);
+  if (m_options.distributed)
+    m_programText = std::string(program.sources().text(program.fileId()));
   m_module = program.stage(m_options.stage, m_sink);
   if (!m_module)
     return false;
@@ -106,7 +128,7 @@ bool Execution::prepare(Program& program, ExecutionOptions options) {
   }
   m_globalIndex = std::make_unique<OpIndex>(*m_global);
   m_moduleIndex = m_global == m_module ? nullptr : std::make_unique<OpIndex>(*m_module);
-  m_mesh = perDevice ? programMesh(*m_global) : nullptr;
+  m_mesh = perDevice ? programMesh(*m_global, m_globalFunction) : nullptr;
   m_numDevices = m_mesh ? sharding::MeshView(*m_mesh).totalSize() : 1;
 
   // The reference: the same function as written, or its sequential twin. A manual computation
@@ -242,8 +264,30 @@ bool Execution::start() {
       return false;
   }
   m_epoch = std::chrono::steady_clock::now();
-  if (m_options.checkReference && m_referenceFunction && !startReference())
+  // Only the driving process compares with the reference (followers never inspect values); it
+  // runs before the handshake of a distributed run, which then starts every process together.
+  bool driver = !m_options.distributed || m_options.distributedDriver;
+  if (m_options.checkReference && m_referenceFunction && driver && !startReference())
     return false;
+  if (m_options.distributed) {
+    // Every process computed the stage and inputs on its own; they must agree before any step.
+    std::string inputs;
+    for (const exec::Tensor& t : m_inputs)
+      inputs += t.type().str() + ":" + std::string(t.bytes().begin(), t.bytes().end()) + ";";
+    std::string error;
+    m_coordinator = m_options.distributed(
+        m_numDevices,
+        {{"program", m_programText},
+         {"stage and function", std::string(stageName(m_options.stage)) + " @" +
+                                    std::string(ir::func::name(*m_function))},
+         {"inputs", inputs}},
+        error);
+    if (!m_coordinator) {
+      m_sink.error({}, error);
+      m_failed = true;
+      return false;
+    }
+  }
 
   std::vector<std::vector<exec::Tensor>> perDevice(static_cast<size_t>(m_numDevices));
   for (unsigned i = 0; i < m_inputs.size(); ++i) {
@@ -251,12 +295,16 @@ bool Execution::start() {
     for (int64_t d = 0; d < m_numDevices; ++d)
       perDevice[d].push_back(layout ? blockOf(m_inputs[i], *layout, d) : m_inputs[i]);
   }
-  m_comm = m_options.communicatorFactory
-               ? m_options.communicatorFactory(m_numDevices)
-               : std::make_unique<backends::local::LocalCommunicator>(m_numDevices);
+  if (!m_coordinator)
+    m_comm = m_options.communicatorFactory
+                 ? m_options.communicatorFactory(m_numDevices)
+                 : std::make_unique<backends::local::LocalCommunicator>(m_numDevices);
   exec::SpmdOptions spmd;
   spmd.numPartitions = m_numDevices;
-  m_executor = std::make_unique<exec::SpmdExecutor>(*m_module, *m_comm, spmd);
+  spmd.stepLimit = m_options.stepLimit;
+  spmd.coordinator = m_coordinator.get();
+  m_executor = std::make_unique<exec::SpmdExecutor>(
+      *m_module, m_coordinator ? m_coordinator->communicator() : *m_comm, spmd);
   std::vector<std::string> functions(static_cast<size_t>(m_numDevices),
                                      std::string(ir::func::name(*m_function)));
   if (!m_executor->start(functions, std::move(perDevice), m_sink)) {
@@ -267,10 +315,15 @@ bool Execution::start() {
   return true;
 }
 
+bool Execution::follow() {
+  return m_coordinator && m_executor && m_coordinator->follow(*m_executor);
+}
+
 bool Execution::startReference() {
   // The whole reference runs up front, one device, recording the values of the function's
   // top-level ops for the comparisons made as the devices step.
   exec::Interpreter reference(*m_reference);
+  reference.setStepLimit(m_options.stepLimit);
   support::CollectingSink sink;
   if (!reference.start(ir::func::name(*m_referenceFunction), m_inputs, sink)) {
     m_noReference = "the reference run could not start";
@@ -325,8 +378,7 @@ void Execution::checkExecuted(const ir::Operation& op) {
     if (!expected || expected->type() != assembled->value.type())
       continue;
     ++m_checked;
-    exec::CompareOptions options = isFloatTensor(*expected) ? m_options.tolerance
-                                                            : exec::CompareOptions{};
+    exec::CompareOptions options = toleranceFor(*expected);
     exec::CompareResult result = exec::compareTensors(*expected, assembled->value, options);
     if (result.equal)
       continue;
@@ -342,6 +394,12 @@ void Execution::checkExecuted(const ir::Operation& op) {
     }
     m_divergences.push_back(std::move(divergence));
   }
+}
+
+exec::CompareOptions Execution::toleranceFor(const exec::Tensor& expected) const {
+  if (!isFloatTensor(expected) && !ir::isComplexElement(expected.elementType()))
+    return {};
+  return m_options.tolerance ? *m_options.tolerance : referenceTolerance(expected);
 }
 
 void Execution::checkResults() {
@@ -362,9 +420,8 @@ void Execution::checkResults() {
       continue;
     const exec::Tensor& expected = m_referenceResults[i];
     ++m_checked;
-    exec::CompareResult compared = exec::compareTensors(
-        expected, result->value,
-        isFloatTensor(expected) ? m_options.tolerance : exec::CompareOptions{});
+    exec::CompareResult compared =
+        exec::compareTensors(expected, result->value, toleranceFor(expected));
     if (!compared.equal)
       m_divergences.push_back(
           {ret, static_cast<unsigned>(i), "reference", {}, what + compared.message});
@@ -464,15 +521,26 @@ StopReason Execution::stepOver() {
 StopReason Execution::stepOut() {
   if (!m_started || finished() || m_failed)
     return advance();
+  // The current frame has returned when the depth drops, or when it stays but the next op is in
+  // another block (a while condition returning into the loop body pushes a frame of the same
+  // depth).
   size_t depth = m_executor->depth(0);
+  const ir::Operation* here = m_executor->currentOp(0);
+  const ir::Block* block = here ? here->parentBlock() : nullptr;
+  auto returned = [&] {
+    const ir::Operation* now = m_executor->currentOp(0);
+    return m_executor->depth(0) < depth ||
+           (m_executor->depth(0) == depth && now && now->parentBlock() != block);
+  };
   m_stopRequested = false;
   StopReason reason = advance();
-  while (reason == StopReason::Stepped && m_executor->depth(0) >= depth && depth > 1 &&
-         !atBreakpoint())
-    reason = advance();
-  if (depth <= 1) // stepping out of the entry function runs to its end
+  if (depth <= 1) { // stepping out of the entry function runs to its end
     while (reason == StopReason::Stepped && !atBreakpoint())
       reason = advance();
+  } else {
+    while (reason == StopReason::Stepped && !returned() && !atBreakpoint())
+      reason = advance();
+  }
   return reason == StopReason::Stepped && atBreakpoint() ? StopReason::Breakpoint : reason;
 }
 

@@ -9,6 +9,7 @@
 #include "core/session/values.h"
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -61,13 +62,35 @@ struct ExecutionOptions {
   bool checkReference = false;
   /// Stop continue/run commands at the first divergence.
   bool stopOnDivergence = false;
-  /// Float tolerance of the reference comparison (integers compare exactly).
-  exec::CompareOptions tolerance{/*maxUlps=*/64, /*relTolerance=*/1e-5, /*absTolerance=*/1e-6};
+  /// Float tolerance of the reference comparison (integers compare exactly). Empty: scaled to
+  /// the element type and the reference value's magnitude (see `referenceTolerance`), because a
+  /// sharded reduction adds in another order than the unsharded one.
+  std::optional<exec::CompareOptions> tolerance;
+  /// Upper bound on the ops each device (and the reference run) executes, so a loop that never
+  /// ends is an error instead of a hang.
+  int64_t stepLimit = 10'000'000;
   /// Creates the communicator of the devices (the local backend when empty).
   exec::CommunicatorFactory communicatorFactory;
   /// Record a trace of every op on every device.
   bool trace = false;
+  /// Spreads the devices over processes (the MPI backend). `start` calls it with the number of
+  /// devices and the parts of the run every process must share, as (what, content) pairs:
+  /// `program` (the source text), `stage and function`, `inputs` (the global input bytes). It
+  /// returns the coordinator of this process, or null after setting `error`. Empty: every device
+  /// runs in this process. In a follower process, call `follow` after `start`.
+  std::function<std::unique_ptr<exec::SpmdCoordinator>(
+      int64_t numDevices, const std::vector<std::pair<std::string, std::string>>& fingerprint,
+      std::string& error)>
+      distributed;
+  /// With `distributed`: true in the driving process (the one that runs the reference check).
+  bool distributedDriver = true;
 };
+
+/// The default tolerance for comparing a float value with its reference `expected`: relative
+/// 1e-4 and absolute 1e-5 of the largest magnitude in `expected` for f32 (summation order
+/// differs between a sharded and an unsharded reduction, and cancellation makes small results
+/// relatively inexact), 1e-9 / 1e-12 for f64, 1e-2 / 1e-2 for f16 and bf16.
+exec::CompareOptions referenceTolerance(const exec::Tensor& expected);
 
 /// A run of one function of a program on all devices of its mesh, driven step by step.
 class Execution {
@@ -95,12 +118,18 @@ public:
 
   /// Starts the run (and the reference run when asked). Returns false after reporting.
   bool start();
+  /// In a follower process of a distributed run (`ExecutionOptions::distributed`): steps and
+  /// answers the driving process until it ends the run. Returns false when it ended abnormally.
+  bool follow();
+  /// The coordinator of a distributed run after `start` (null otherwise).
+  const exec::SpmdCoordinator* coordinator() const { return m_coordinator.get(); }
 
   /// One op on every device; regions are entered (a while loop's condition is the next step).
   StopReason step();
   /// Like `step`, but an op with regions (while, case, call) runs to its end.
   StopReason stepOver();
-  /// Runs until the current region or function returns.
+  /// Runs until the current region or function returns (a while condition returning into the
+  /// body counts as returning).
   StopReason stepOut();
   /// Runs until a breakpoint, a divergence (with `stopOnDivergence`) or the end.
   StopReason continueRun();
@@ -146,6 +175,7 @@ private:
   bool atBreakpoint() const;
   void checkExecuted(const ir::Operation& op);
   void checkResults();
+  exec::CompareOptions toleranceFor(const exec::Tensor& expected) const;
   std::optional<Assembled> globalResult(size_t index, std::string& error) const;
   std::optional<sharding::ShardingLayout> layoutOf(const ir::Operation& op, unsigned result) const;
   std::optional<sharding::ShardingLayout> argumentLayout(unsigned index) const;
@@ -166,6 +196,8 @@ private:
   int64_t m_numDevices = 1;
 
   std::vector<exec::Tensor> m_inputs;
+  std::string m_programText; // for the fingerprint of distributed runs
+  std::unique_ptr<exec::SpmdCoordinator> m_coordinator;
   std::unique_ptr<exec::Communicator> m_comm;
   std::unique_ptr<exec::SpmdExecutor> m_executor;
   bool m_started = false;

@@ -206,22 +206,24 @@ Program::CollectiveCause Program::causeOf(const ir::Operation& op) const {
   return cause;
 }
 
-const ir::Mesh* programMesh(const ir::Module& module) {
-  for (const ir::Operation* fn : module.functions()) {
-    ir::Type type = ir::func::type(*fn);
-    for (unsigned i = 0; i < type.elements().size(); ++i)
-      if (const auto* attrs = ir::func::argAttrs(*fn, i))
-        if (const auto* sharding = attrs->get("sdy.sharding").as<ir::ShardingAttr>())
-          if (const ir::Mesh* mesh = meshOfSharding(module, &sharding->sharding))
-            return mesh;
-    for (unsigned i = 0; i < type.results().size(); ++i)
-      if (const auto* attrs = ir::func::resultAttrs(*fn, i))
-        if (const auto* sharding = attrs->get("sdy.sharding").as<ir::ShardingAttr>())
-          if (const ir::Mesh* mesh = meshOfSharding(module, &sharding->sharding))
-            return mesh;
-  }
+namespace {
+
+// The mesh of the first sharding on `fn`'s arguments, results or ops.
+const ir::Mesh* functionMesh(const ir::Module& module, const ir::Operation& fn) {
+  ir::Type type = ir::func::type(fn);
+  auto attrMesh = [&](const ir::DictionaryAttr* attrs) -> const ir::Mesh* {
+    if (const auto* sharding = attrs ? attrs->get("sdy.sharding").as<ir::ShardingAttr>() : nullptr)
+      return meshOfSharding(module, &sharding->sharding);
+    return nullptr;
+  };
+  for (unsigned i = 0; i < type.elements().size(); ++i)
+    if (const ir::Mesh* mesh = attrMesh(ir::func::argAttrs(fn, i)))
+      return mesh;
+  for (unsigned i = 0; i < type.results().size(); ++i)
+    if (const ir::Mesh* mesh = attrMesh(ir::func::resultAttrs(fn, i)))
+      return mesh;
   const ir::Mesh* found = nullptr;
-  module.op().walk([&](const ir::Operation& op) {
+  fn.walk([&](const ir::Operation& op) {
     if (found)
       return;
     for (const auto& result : op.results())
@@ -231,9 +233,23 @@ const ir::Mesh* programMesh(const ir::Module& module) {
       }
     if (const auto* out = op.attr("out_sharding").as<ir::ShardingAttr>())
       found = meshOfSharding(module, &out->sharding);
+    else if (const auto* in = op.attr("in_shardings").as<ir::ShardingPerValueAttr>())
+      for (const ir::TensorSharding& sharding : in->shardings)
+        if (!found)
+          found = meshOfSharding(module, &sharding);
   });
-  if (found)
-    return found;
+  return found;
+}
+
+} // namespace
+
+const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* function) {
+  if (function)
+    if (const ir::Mesh* mesh = functionMesh(module, *function))
+      return mesh;
+  for (const ir::Operation* fn : module.functions())
+    if (const ir::Mesh* mesh = functionMesh(module, *fn))
+      return mesh;
   const ir::Mesh* only = nullptr;
   int meshes = 0;
   for (const auto& op : module.body().ops())

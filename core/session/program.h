@@ -85,9 +85,10 @@ private:
   std::vector<partition::InsertedCollective> m_inserted;
 };
 
-/// The mesh a program runs on: the mesh of the first sharding found (function arguments and
-/// results, then ops), or the module's only `sdy.mesh`. Null when it has none.
-const ir::Mesh* programMesh(const ir::Module& module);
+/// The mesh a function runs on: the mesh of the first sharding on `function`'s arguments,
+/// results or ops, else of any function's, else the module's only `sdy.mesh`. Null when there is
+/// none.
+const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* function = nullptr);
 
 /// Finds the ops of one stage that came from the same source as ops of another stage: the same
 /// source location and op name. (Passes keep the location of the op they rewrite; ops they

@@ -229,3 +229,68 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   EXPECT_NE(e->referenceSummary().find("manual computation"), std::string::npos)
       << e->referenceSummary();
 }
+
+TEST(ExecutionTest, StepIntoOverAndOutOfALoop) {
+  support::CollectingSink sink;
+  auto program = Program::load(dataPath("session/loop.mlir"), sink);
+  ASSERT_TRUE(program) << messages(sink);
+  auto start = [&]() {
+    auto e = Execution::create(*program, {}, sink);
+    EXPECT_TRUE(e);
+    EXPECT_TRUE(e->setInputs({exec::Tensor::fromInts(ir::ElementType::I32, {}, std::vector<int64_t>{3})}));
+    EXPECT_TRUE(e->start()) << messages(sink);
+    // Past the two constants: the loop is next.
+    e->step();
+    e->step();
+    EXPECT_TRUE(e->currentOp(0)->is("stablehlo.while"));
+    return e;
+  };
+  // Step into: the loop's condition region is entered.
+  auto into = start();
+  EXPECT_EQ(into->step(), StopReason::Stepped);
+  EXPECT_EQ(into->depth(0), 2u);
+  EXPECT_TRUE(into->currentOp(0)->is("stablehlo.compare"));
+  // Step out of the condition, into the body (one level up is the loop, which continues).
+  EXPECT_EQ(into->stepOut(), StopReason::Stepped);
+  EXPECT_EQ(into->depth(0), 2u) << into->currentOp(0)->name();
+  EXPECT_TRUE(into->currentOp(0)->is("stablehlo.add"));
+
+  // Step over: the whole loop (3 iterations) is one step.
+  auto over = start();
+  EXPECT_EQ(over->stepOver(), StopReason::Stepped);
+  EXPECT_EQ(over->depth(0), 1u);
+  ASSERT_TRUE(over->currentOp(0));
+  const ir::Operation* doubled = over->currentOp(0);
+  EXPECT_TRUE(doubled->is("stablehlo.add"));
+  const exec::Tensor* sum = over->value(0, doubled->operand(0));
+  ASSERT_TRUE(sum);
+  EXPECT_EQ(sum->intAt(0), 1 + 2 + 3);
+  EXPECT_EQ(over->runToEnd(), StopReason::Finished);
+  std::string error;
+  auto results = over->globalResults(error);
+  ASSERT_TRUE(results) << error;
+  EXPECT_EQ((*results)[0].intAt(0), 12);
+}
+
+TEST(ExecutionTest, EachFunctionRunsOnItsOwnMesh) {
+  support::CollectingSink sink;
+  auto program = Program::fromText("two_meshes.mlir", R"(sdy.mesh @pair = <["x"=2]>
+sdy.mesh @quad = <["y"=4]>
+func.func @on_pair(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@pair, [{"x"}]>}) -> tensor<8xf32> {
+  %n = stablehlo.negate %a : tensor<8xf32>
+  return %n : tensor<8xf32>
+}
+func.func @on_quad(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@quad, [{"y"}]>}) -> tensor<8xf32> {
+  %n = stablehlo.negate %a : tensor<8xf32>
+  return %n : tensor<8xf32>
+})",
+                                     sink);
+  ASSERT_TRUE(program) << messages(sink);
+  for (auto [fn, devices] : {std::pair<std::string, int64_t>{"on_pair", 2}, {"on_quad", 4}}) {
+    ExecutionOptions options;
+    options.function = fn;
+    auto e = Execution::create(*program, options, sink);
+    ASSERT_TRUE(e) << messages(sink);
+    EXPECT_EQ(e->numDevices(), devices) << fn;
+  }
+}

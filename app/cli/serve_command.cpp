@@ -1,0 +1,619 @@
+// `shardscope-cli serve [--backend local|mpi]`: a session server speaking versioned JSON lines on
+// stdin/stdout (one request per line, one response per request, matched by `id`). The GUI runs
+// it as a child process; under `mpirun -np N shardscope-cli serve --backend mpi` rank 0 speaks
+// the protocol and drives the other ranks, which follow silently. See SERVE_PROTOCOL.md.
+#include "app/cli/cli_support.h"
+
+#include "core/io/mlir/mlir.h"
+#include "core/session/execution.h"
+
+#ifdef SHARDSCOPE_HAVE_MPI
+#include "core/backends/mpi/mpi_coordinator.h"
+#endif
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <poll.h>
+#include <unistd.h>
+
+namespace shardscope::cli {
+
+namespace {
+
+using nlohmann::json;
+constexpr int kProtocolVersion = 1;
+
+struct ServeOptions {
+  std::string backend = "local";
+  int64_t devicesPerRank = 0;
+  double mpiTimeout = 0;
+};
+
+// Collects the diagnostics of one request, formatted with the program's sources when known.
+struct CollectSink final : support::DiagnosticSink {
+  const support::SourceManager* sources = nullptr;
+  json messages = json::array();
+  void report(support::Diagnostic d) override {
+    std::string text = sources && d.loc.isValid() ? sources->format(d) : d.message;
+    while (!text.empty() && text.back() == '\n')
+      text.pop_back();
+    messages.push_back(text);
+  }
+};
+
+// What a follower rank needs to set up the same run as the driver.
+struct SessionSpec {
+  std::string path, stage = "per-device", function, inputs = "iota";
+  bool checkReference = false, trace = false, stopOnDivergence = false;
+  json toJson() const {
+    return {{"path", path},   {"stage", stage},       {"function", function},
+            {"inputs", inputs}, {"check_reference", checkReference},
+            {"trace", trace}, {"stop_on_divergence", stopOnDivergence}};
+  }
+  static SessionSpec fromJson(const json& j) {
+    SessionSpec s;
+    s.path = j.value("path", "");
+    s.stage = j.value("stage", "per-device");
+    s.function = j.value("function", "");
+    s.inputs = j.value("inputs", "iota");
+    s.checkReference = j.value("check_reference", false);
+    s.trace = j.value("trace", false);
+    s.stopOnDivergence = j.value("stop_on_divergence", false);
+    return s;
+  }
+};
+
+std::string locString(const support::SourceLocation& loc) {
+  return std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+json elementsOf(const exec::Tensor& t, int64_t maxElements) {
+  json out = json::array();
+  int64_t n = std::min(t.numElements(), maxElements);
+  bool isFloat = ir::isFloatElement(t.elementType());
+  bool isComplex = exec::complexPartType(t.elementType()) != t.elementType();
+  auto number = [](double v) -> json {
+    if (std::isnan(v))
+      return "nan";
+    if (std::isinf(v))
+      return v > 0 ? "inf" : "-inf";
+    return v;
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    if (isComplex) {
+      std::complex<double> c = t.complexAt(i);
+      out.push_back(json::array({number(c.real()), number(c.imag())}));
+    } else if (isFloat) {
+      out.push_back(number(t.floatAt(i)));
+    } else {
+      out.push_back(t.intAt(i));
+    }
+  }
+  return out;
+}
+
+json tensorJson(const exec::Tensor& t, int64_t maxElements) {
+  return {{"type", t.type().str()},
+          {"shape", t.shape()},
+          {"elements", elementsOf(t, maxElements)},
+          {"total_elements", t.numElements()},
+          {"truncated", t.numElements() > maxElements}};
+}
+
+// Reads lines from stdin without blocking forever, so that an MPI driver keeps noticing failed
+// ranks while its client is idle.
+class LineReader {
+public:
+  explicit LineReader(std::function<void()> idle) : m_idle(std::move(idle)) {}
+  bool next(std::string& line) {
+    while (true) {
+      size_t nl = m_buffer.find('\n');
+      if (nl != std::string::npos) {
+        line = m_buffer.substr(0, nl);
+        m_buffer.erase(0, nl + 1);
+        return true;
+      }
+      if (m_eof) {
+        if (m_buffer.empty())
+          return false;
+        line = std::move(m_buffer);
+        m_buffer.clear();
+        return true;
+      }
+      pollfd fd{STDIN_FILENO, POLLIN, 0};
+      int ready = poll(&fd, 1, 200);
+      if (ready == 0) {
+        if (m_idle)
+          m_idle();
+        continue;
+      }
+      char chunk[4096];
+      ssize_t n = read(STDIN_FILENO, chunk, sizeof chunk);
+      if (n <= 0)
+        m_eof = true;
+      else
+        m_buffer.append(chunk, static_cast<size_t>(n));
+    }
+  }
+
+private:
+  std::function<void()> m_idle;
+  std::string m_buffer;
+  bool m_eof = false;
+};
+
+class Server {
+public:
+  explicit Server(ServeOptions options) : m_options(std::move(options)) {}
+  int run();
+#ifdef SHARDSCOPE_HAVE_MPI
+  int follow();
+#endif
+
+private:
+  json handle(const json& request, CollectSink& sink);
+  json load(const json& request, CollectSink& sink);
+  json start(CollectSink& sink);
+  json state(session::StopReason* reason) const;
+  json fetch(const json& request);
+  json setBreakpoint(const json& request, bool enabled);
+  std::vector<const ir::Operation*> opsAt(const std::string& loc) const;
+  const ir::Value* findValue(const json& request, std::string& error) const;
+  bool makeExecution(const SessionSpec& spec, support::DiagnosticSink& sink, bool driver);
+  void dropExecution();
+  int rankOf(int64_t device) const;
+
+  ServeOptions m_options;
+  bool m_mpi = false;
+  std::unique_ptr<session::Program> m_program;
+  std::unique_ptr<session::Execution> m_execution;
+  std::unordered_map<const ir::Value*, std::string> m_names;
+  SessionSpec m_spec;
+  bool m_started = false;
+  bool m_startedTogether = false;
+  int64_t m_devicesPerRank = 0;
+
+public:
+  /// Every rank's process id (rank 0 first), for clients that supervise the job.
+  std::vector<int> pids = {static_cast<int>(getpid())};
+};
+
+int Server::rankOf(int64_t device) const {
+  return m_mpi && m_devicesPerRank > 0 ? static_cast<int>(device / m_devicesPerRank) : 0;
+}
+
+void Server::dropExecution() {
+  // With MPI, destroying a started execution ends the followers' run (they wait for the next).
+  m_execution.reset();
+  m_started = false;
+  m_startedTogether = false;
+}
+
+bool Server::makeExecution(const SessionSpec& spec, support::DiagnosticSink& sink, bool driver) {
+  dropExecution();
+  m_program.reset();
+  m_program = session::Program::load(spec.path, sink);
+  if (!m_program)
+    return false;
+  std::optional<session::Stage> stage = session::parseStage(spec.stage);
+  if (!stage) {
+    sink.error({}, "unknown stage '" + spec.stage + "'");
+    return false;
+  }
+  session::ExecutionOptions options;
+  options.stage = *stage;
+  options.function = spec.function;
+  options.checkReference = spec.checkReference;
+  options.stopOnDivergence = spec.stopOnDivergence;
+  options.trace = spec.trace;
+#ifdef SHARDSCOPE_HAVE_MPI
+  if (m_mpi) {
+    options.distributedDriver = driver;
+    options.distributed = [this](int64_t numDevices, const auto& fingerprint,
+                                 std::string& error) -> std::unique_ptr<exec::SpmdCoordinator> {
+      backends::mpi::MpiRunOptions run;
+      run.devicesPerRank = m_options.devicesPerRank;
+      auto coordinator = backends::mpi::MpiCoordinator::create(
+          backends::mpi::MpiWorld::init(), numDevices, run, fingerprint, error);
+      m_startedTogether = coordinator != nullptr;
+      if (coordinator)
+        m_devicesPerRank = coordinator->placement().devicesPerRank;
+      return coordinator;
+    };
+  }
+#endif
+  m_execution = session::Execution::create(*m_program, options, sink);
+  if (!m_execution)
+    return false;
+  m_names = io::mlir::printedValueNames(m_execution->module());
+  std::string error;
+  std::optional<session::InputSpec> inputs = session::parseInputSpec(spec.inputs, error);
+  if (!inputs) {
+    sink.error({}, "inputs: " + error);
+    return false;
+  }
+  return m_execution->setInputs(*inputs);
+}
+
+json Server::load(const json& request, CollectSink& sink) {
+  SessionSpec spec = SessionSpec::fromJson(request);
+  if (spec.path.empty())
+    throw std::runtime_error("load needs \"path\"");
+  m_spec = spec;
+  if (!makeExecution(spec, sink, /*driver=*/true)) {
+    m_execution.reset();
+    throw std::runtime_error("cannot load '" + spec.path + "'");
+  }
+  sink.sources = &m_program->sources();
+  const ir::Operation& fn = m_execution->function();
+  json args = json::array();
+  for (const exec::Tensor& t : m_execution->inputs())
+    args.push_back(t.type().str());
+  return {{"function", std::string(ir::func::name(fn))},
+          {"stage", spec.stage},
+          {"devices", m_execution->numDevices()},
+          {"arguments", args}};
+}
+
+json Server::start(CollectSink& sink) {
+  if (!m_execution)
+    throw std::runtime_error("nothing loaded");
+  if (m_started)
+    throw std::runtime_error("already started; load again to restart");
+#ifdef SHARDSCOPE_HAVE_MPI
+  if (m_mpi)
+    backends::mpi::MpiCoordinator::sendSession(backends::mpi::MpiWorld::init(),
+                                              m_spec.toJson().dump());
+#endif
+  bool ok = m_execution->start();
+#ifdef SHARDSCOPE_HAVE_MPI
+  if (m_mpi && !ok && !m_startedTogether && !backends::mpi::MpiCoordinator::failedTogether())
+    backends::mpi::MpiWorld::init().fail("rank 0 could not start the run: " +
+                                         (sink.messages.empty() ? std::string("unknown error")
+                                                                : sink.messages.back().get<std::string>()));
+#endif
+  if (!ok) {
+    m_execution.reset();
+    throw std::runtime_error("the run could not start");
+  }
+  m_started = true;
+  json out = state(nullptr);
+  json map = json::array();
+  for (int64_t d = 0; d < m_execution->numDevices(); ++d)
+    map.push_back({{"device", d}, {"rank", rankOf(d)}});
+  out["device_ranks"] = map;
+  return out;
+}
+
+json Server::state(session::StopReason* reason) const {
+  json devices = json::array();
+  for (int64_t d = 0; d < m_execution->numDevices(); ++d) {
+    const ir::Operation* op = m_execution->currentOp(d);
+    json device = {{"device", d}, {"rank", rankOf(d)}};
+    if (op) {
+      device["op"] = std::string(op->name());
+      device["loc"] = locString(op->loc());
+      device["depth"] = m_execution->depth(d);
+    } else {
+      device["op"] = nullptr;
+    }
+    devices.push_back(device);
+  }
+  json divergences = json::array();
+  for (const session::Divergence& d : m_execution->divergences())
+    divergences.push_back({{"op", std::string(d.op->name())},
+                           {"loc", locString(d.op->loc())},
+                           {"result", d.result},
+                           {"kind", d.kind},
+                           {"devices", d.devices},
+                           {"message", d.message}});
+  json out = {{"steps", m_execution->steps()},
+              {"finished", m_execution->finished()},
+              {"failed", m_execution->failed()},
+              {"devices", devices},
+              {"divergences", divergences}};
+  if (reason)
+    out["stop"] = std::string(session::stopReasonName(*reason));
+  return out;
+}
+
+std::vector<const ir::Operation*> Server::opsAt(const std::string& loc) const {
+  unsigned line = 0, column = 0;
+  if (std::sscanf(loc.c_str(), "%u:%u", &line, &column) != 2)
+    throw std::runtime_error("expected a location LINE:COL, got '" + loc + "'");
+  std::vector<const ir::Operation*> ops;
+  m_execution->module().op().walk([&](const ir::Operation& op) {
+    if (op.loc().line == line && op.loc().column == column && !op.is("func.func"))
+      ops.push_back(&op);
+  });
+  return ops;
+}
+
+json Server::setBreakpoint(const json& request, bool enabled) {
+  if (!m_execution)
+    throw std::runtime_error("nothing loaded");
+  std::string loc = request.value("loc", "");
+  std::vector<const ir::Operation*> ops = opsAt(loc);
+  if (ops.empty())
+    throw std::runtime_error("no op at " + loc + " in the running program");
+  json names = json::array();
+  for (const ir::Operation* op : ops) {
+    m_execution->setBreakpoint(op, enabled);
+    names.push_back(std::string(op->name()));
+  }
+  return {{"loc", loc}, {"ops", names}};
+}
+
+const ir::Value* Server::findValue(const json& request, std::string& error) const {
+  if (request.contains("loc")) {
+    std::vector<const ir::Operation*> ops = opsAt(request["loc"].get<std::string>());
+    unsigned result = request.value("result", 0u);
+    for (const ir::Operation* op : ops)
+      if (result < op->numResults())
+        return op->result(result);
+    error = "no op with result " + std::to_string(result) + " at " +
+            request["loc"].get<std::string>();
+    return nullptr;
+  }
+  std::string name = request.value("value", "");
+  if (name.empty()) {
+    error = "fetch needs \"value\" (a printed name such as %3) or \"loc\"";
+    return nullptr;
+  }
+  std::string wanted = name.starts_with('%') ? name : "%" + name;
+  // Prefer the running function; printed names repeat across functions.
+  const ir::Value* found = nullptr;
+  m_execution->function().walk([&](const ir::Operation& op) {
+    for (unsigned r = 0; r < op.numRegions(); ++r)
+      for (const auto& block : op.region(r).blocks())
+        for (const auto& arg : block->arguments()) {
+          auto it = m_names.find(arg.get());
+          if (!found && ((it != m_names.end() && it->second == wanted) ||
+                         "%" + arg->nameHint() == wanted))
+            found = arg.get();
+        }
+    for (unsigned i = 0; i < op.numResults(); ++i) {
+      auto it = m_names.find(op.result(i));
+      if (!found && ((it != m_names.end() && it->second == wanted) ||
+                     "%" + op.result(i)->nameHint() == wanted))
+        found = op.result(i);
+    }
+  });
+  if (!found)
+    error = "no value named '" + name + "' in @" +
+            std::string(ir::func::name(m_execution->function()));
+  return found;
+}
+
+json Server::fetch(const json& request) {
+  if (!m_started)
+    throw std::runtime_error("the run has not started");
+  std::string error;
+  const ir::Value* value = findValue(request, error);
+  if (!value)
+    throw std::runtime_error(error);
+  int64_t maxElements = request.value("max_elements", int64_t{64});
+  json device = request.contains("device") ? request["device"] : json("global");
+  json out;
+  if (device.is_string() && device.get<std::string>() == "global") {
+    std::optional<session::Assembled> assembled = m_execution->globalValue(value, error);
+    if (!assembled)
+      throw std::runtime_error(error);
+    out = tensorJson(assembled->value, maxElements);
+    if (!assembled->replicaProblem.empty())
+      out["replica_problem"] = assembled->replicaProblem;
+  } else if (device.is_number_integer()) {
+    int64_t d = device.get<int64_t>();
+    if (d < 0 || d >= m_execution->numDevices())
+      throw std::runtime_error("no device " + std::to_string(d));
+    const exec::Tensor* t = m_execution->value(d, value);
+    if (!t)
+      throw std::runtime_error("the value is not live on device " + std::to_string(d));
+    out = tensorJson(*t, maxElements);
+    out["rank"] = rankOf(d);
+  } else {
+    throw std::runtime_error("\"device\" must be a device number or \"global\"");
+  }
+  return out;
+}
+
+json Server::handle(const json& request, CollectSink& sink) {
+  std::string cmd = request.value("cmd", "");
+  if (cmd == "hello" || cmd == "version") {
+    int ranks = 1;
+#ifdef SHARDSCOPE_HAVE_MPI
+    if (m_mpi)
+      ranks = backends::mpi::MpiWorld::init().size();
+#endif
+    return {{"protocol", "shardscope-serve"}, {"version", kProtocolVersion},
+            {"backend", m_options.backend}, {"ranks", ranks}, {"pids", pids}};
+  }
+  if (cmd == "load")
+    return load(request, sink);
+  if (cmd == "set_inputs") {
+    if (!m_execution || m_started)
+      throw std::runtime_error(m_execution ? "the run has started; load again" : "nothing loaded");
+    std::string error;
+    std::string text = request.value("spec", "");
+    std::optional<session::InputSpec> spec = session::parseInputSpec(text, error);
+    if (!spec)
+      throw std::runtime_error("spec: " + error);
+    if (!m_execution->setInputs(*spec))
+      throw std::runtime_error("cannot set the inputs");
+    m_spec.inputs = text;
+    json args = json::array();
+    for (const exec::Tensor& t : m_execution->inputs())
+      args.push_back(t.type().str());
+    return {{"arguments", args}};
+  }
+  if (cmd == "start")
+    return start(sink);
+  if (cmd == "step" || cmd == "step_over" || cmd == "step_out" || cmd == "continue" ||
+      cmd == "run_to_end") {
+    if (!m_started)
+      throw std::runtime_error("the run has not started");
+    session::StopReason reason = cmd == "step"        ? m_execution->step()
+                                 : cmd == "step_over" ? m_execution->stepOver()
+                                 : cmd == "step_out"  ? m_execution->stepOut()
+                                 : cmd == "continue"  ? m_execution->continueRun()
+                                                      : m_execution->runToEnd();
+    return state(&reason);
+  }
+  if (cmd == "state") {
+    if (!m_started)
+      throw std::runtime_error("the run has not started");
+    return state(nullptr);
+  }
+  if (cmd == "set_breakpoint")
+    return setBreakpoint(request, true);
+  if (cmd == "clear_breakpoint")
+    return setBreakpoint(request, false);
+  if (cmd == "fetch")
+    return fetch(request);
+  if (cmd == "results") {
+    if (!m_started)
+      throw std::runtime_error("the run has not started");
+    std::string error;
+    std::optional<std::vector<exec::Tensor>> results = m_execution->globalResults(error);
+    if (!results)
+      throw std::runtime_error(error);
+    json out = json::array();
+    for (const exec::Tensor& t : *results)
+      out.push_back(tensorJson(t, request.value("max_elements", int64_t{64})));
+    return {{"results", out}};
+  }
+  if (cmd == "trace") {
+    if (!m_started)
+      throw std::runtime_error("the run has not started");
+    return {{"trace", json::parse(m_execution->chromeTrace())}};
+  }
+  throw std::runtime_error("unknown command '" + cmd + "'");
+}
+
+int Server::run() {
+  m_mpi = m_options.backend == "mpi";
+  std::function<void()> idle;
+#ifdef SHARDSCOPE_HAVE_MPI
+  if (m_mpi)
+    idle = [] { backends::mpi::MpiWorld::init().checkAbort(); };
+#endif
+  LineReader reader(idle);
+  std::string line;
+  while (reader.next(line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos)
+      continue;
+    json response;
+    CollectSink sink;
+    sink.sources = m_program ? &m_program->sources() : nullptr;
+    bool quit = false;
+    try {
+      json request = json::parse(line);
+      if (!request.is_object())
+        throw std::runtime_error("a request must be a JSON object");
+      response["id"] = request.contains("id") ? request["id"] : json(nullptr);
+      quit = request.value("cmd", "") == "quit";
+      json body = quit ? json::object() : handle(request, sink);
+      response["ok"] = true;
+      for (auto& [key, value] : body.items())
+        response[key] = value;
+    } catch (const std::exception& e) {
+      if (!response.contains("id"))
+        response["id"] = nullptr;
+      response["ok"] = false;
+      response["error"] = e.what();
+    }
+    response["diagnostics"] = sink.messages;
+    std::string text = response.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    if (quit)
+      break;
+  }
+  dropExecution();
+  return 0;
+}
+
+#ifdef SHARDSCOPE_HAVE_MPI
+int Server::follow() {
+  // A follower rank: sets up each run rank 0 starts, follows it, and waits for the next.
+  m_mpi = true;
+  backends::mpi::MpiWorld& world = backends::mpi::MpiWorld::init();
+  while (std::optional<std::string> payload = backends::mpi::MpiCoordinator::receiveSession(world)) {
+    SessionSpec spec = SessionSpec::fromJson(json::parse(*payload));
+    support::CollectingSink sink;
+    bool ok = makeExecution(spec, sink, /*driver=*/false) && m_execution->start();
+    if (!ok) {
+      if (!m_startedTogether && !backends::mpi::MpiCoordinator::failedTogether())
+        world.fail("cannot set up the run of '" + spec.path + "': " +
+                   (sink.diagnostics().empty() ? std::string("unknown error")
+                                               : sink.diagnostics().front().message));
+      dropExecution();
+      continue;
+    }
+    m_execution->follow();
+    dropExecution();
+  }
+  return 0;
+}
+#endif
+
+} // namespace
+
+int runServe(const std::vector<std::string>& args) {
+  ServeOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const std::string& flag) -> std::optional<std::string> {
+      if (a == flag && i + 1 < args.size())
+        return args[++i];
+      if (a.starts_with(flag + "="))
+        return a.substr(flag.size() + 1);
+      return std::nullopt;
+    };
+    if (auto v = value("--backend")) {
+      options.backend = *v;
+    } else if (auto v = value("--devices-per-rank")) {
+      options.devicesPerRank = std::atoll(v->c_str());
+    } else if (auto v = value("--mpi-timeout")) {
+      options.mpiTimeout = std::atof(v->c_str());
+    } else {
+      std::fprintf(stderr, "shardscope-cli: error: unexpected argument '%s'\nusage: "
+                           "shardscope-cli serve [--backend local|mpi] [--devices-per-rank K]\n",
+                   a.c_str());
+      return 1;
+    }
+  }
+  Server server(options);
+  if (options.backend == "local")
+    return server.run();
+#ifdef SHARDSCOPE_HAVE_MPI
+  if (options.backend == "mpi") {
+    backends::mpi::MpiWorld& world = backends::mpi::MpiWorld::init();
+    if (options.mpiTimeout > 0)
+      world.setTimeout(std::chrono::milliseconds(static_cast<int64_t>(options.mpiTimeout * 1000)));
+    int code = 0;
+    int pid = static_cast<int>(getpid());
+    server.pids.assign(static_cast<size_t>(world.size()), 0);
+    MPI_Gather(&pid, 1, MPI_INT, server.pids.data(), 1, MPI_INT, 0, world.control());
+    try {
+      if (world.rank() == 0) {
+        code = server.run();
+        backends::mpi::MpiCoordinator::sendSession(world, std::nullopt);
+      } else {
+        code = server.follow();
+      }
+    } catch (const std::exception& e) {
+      world.fail(std::string("unexpected exception: ") + e.what());
+    }
+    world.finalize();
+    return code;
+  }
+#endif
+  std::fprintf(stderr, "shardscope-cli: error: unknown backend '%s'\n", options.backend.c_str());
+  return 1;
+}
+
+} // namespace shardscope::cli
