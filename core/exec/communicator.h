@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <variant>
@@ -63,6 +64,19 @@ Reduction builtinReduction(Reduction::Kind kind);
 /// same results as `builtinReduction(kind).combine`. Backends use it to reduce without
 /// allocating. Precondition: same element type and shape.
 void reduceInto(Reduction::Kind kind, Tensor& acc, const Tensor& rhs);
+
+/// Like `reduceInto`, but combines only the elements `[begin, end)` (flat row-major indices) and
+/// leaves the others alone. Calls on disjoint ranges of the same tensors may run concurrently on
+/// different threads, which is how a backend parallelises one reduction without changing a bit
+/// of its result. Precondition: as `reduceInto`, and `0 <= begin <= end <= acc.numElements()`.
+void reduceInto(Reduction::Kind kind, Tensor& acc, const Tensor& rhs, int64_t begin, int64_t end);
+
+/// Combines every tensor of `rhs` into `acc` in order, `(((acc op rhs[0]) op rhs[1]) ...)`, over
+/// the elements `[begin, end)`: the same bytes as calling the range `reduceInto` once per
+/// contribution, but reading and writing `acc` once per four contributions. Precondition: as the
+/// range `reduceInto` for each `rhs[j]`, and no `rhs[j]` is `acc`.
+void reduceInto(Reduction::Kind kind, Tensor& acc, std::span<const Tensor* const> rhs,
+                int64_t begin, int64_t end);
 
 /// The outcome of a collective: the received tensors, or an error message (already naming the
 /// devices involved, without location: the caller reports it at its op).

@@ -3,25 +3,33 @@
 #include "core/backends/local/detail/tensor_blocks.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <numeric>
+#include <thread>
 
 namespace shardscope::backends::local {
 
 using exec::CommResult;
 using exec::Tensor;
-using Outputs = std::vector<std::vector<Tensor>>;
+using Outputs = LocalCommunicator::Buffers;
+using Plan = LocalCommunicator::Plan;
 
-/// One collective in flight: the inputs deposited so far, then everyone's outputs.
+/// One collective in flight: the inputs deposited so far, then the plan whose chunks the members
+/// run, then everyone's outputs.
 struct LocalCommunicator::Rendezvous {
   std::vector<int64_t> group;
   std::string primitive; // "allReduce", "collectivePermute[0>1,1>0]", ...
   std::string opName, where;
-  std::vector<std::vector<Tensor>> inputs;
+  Buffers inputs;
   std::vector<bool> arrived;
   size_t count = 0;
-  bool complete = false;
+  bool ready = false;    // every member arrived and `plan` is set: chunks may run
+  bool complete = false; // outputs (or `error`) final: members may return
   std::string error;
-  Outputs outputs;
+  Plan plan;
+  std::atomic<size_t> nextChunk{0}; // the next chunk nobody has claimed yet
+  std::atomic<size_t> chunksDone{0};
 };
 
 namespace {
@@ -98,31 +106,134 @@ CommResult<std::vector<Tensor>> reduceAll(const std::vector<int64_t>& group,
   return acc;
 }
 
-// The builtin-kind all-reduce without allocating: the lowest device's buffer accumulates the
-// others in ascending device order, then the result is copied into every other member's input
-// buffer, which becomes that member's output.
-CommResult<Outputs> reduceInPlace(const std::vector<int64_t>& group,
-                                  std::vector<std::vector<Tensor>>& inputs,
-                                  exec::Reduction::Kind kind) {
-  if (auto bad = sameTypes(inputs))
-    return CommResult<Outputs>::failure(*bad);
-  std::vector<size_t> order = ascendingPositions(group);
-  std::vector<Tensor>& acc = inputs[order[0]];
+// The bytes of work of one chunk: large enough that claiming it (one atomic increment) costs
+// nothing, small enough that a chunk's accumulator stays in L2 while the other members'
+// contributions stream through, and that 8 threads on few cores balance well.
+constexpr size_t kChunkBytes = size_t{64} << 10;
+// Within a chunk, reductions run block by block so that the accumulator block stays in L1 while
+// each contribution is added and while the result is copied out.
+constexpr size_t kBlockBytes = size_t{8} << 10;
+
+// Reduces elements [begin, end) of operand `operand` into the buffer of group position
+// `order[0]` with the buffers of `order[1..]`, in that order, block by block (all contributions
+// of a block in one fused pass, see `exec::reduceInto`) so that the accumulator block is still in
+// L1 when `blockDone(b, e)` runs after each block is final.
+template <typename F>
+void reduceBlocks(exec::Reduction::Kind kind, const std::vector<size_t>& order, Outputs& buffers,
+                  size_t operand, int64_t begin, int64_t end, F blockDone) {
+  Tensor& acc = buffers[order[0]][operand];
+  std::vector<const Tensor*> rhs;
   for (size_t i = 1; i < order.size(); ++i)
-    for (size_t k = 0; k < acc.size(); ++k)
-      exec::reduceInto(kind, acc[k], inputs[order[i]][k]);
-  Outputs out(inputs.size());
-  for (size_t p = 0; p < inputs.size(); ++p) {
-    if (p == order[0])
-      continue;
-    for (size_t k = 0; k < acc.size(); ++k) {
-      std::span<const uint8_t> from = acc[k].bytes();
-      std::copy(from.begin(), from.end(), inputs[p][k].bytes().begin());
-    }
-    out[p] = std::move(inputs[p]);
+    rhs.push_back(&buffers[order[i]][operand]);
+  int64_t step = static_cast<int64_t>(
+      std::max<size_t>(1, kBlockBytes / Tensor::elementBytes(acc.elementType())));
+  for (int64_t b = begin; b < end; b += step) {
+    int64_t e = std::min(end, b + step);
+    exec::reduceInto(kind, acc, rhs, b, e);
+    blockDone(b, e);
   }
-  out[order[0]] = std::move(acc);
-  return out;
+}
+
+std::string splitError(const Tensor& t, int64_t dim, int64_t n) {
+  return "dimension " + std::to_string(dim) + " of " + t.type().str() + " does not split into " +
+         std::to_string(n) + " parts";
+}
+
+// The operand list of a one-tensor collective. (A braced list would copy the tensor: the
+// elements of an initializer_list are const.)
+std::vector<Tensor> one(Tensor t) {
+  std::vector<Tensor> v;
+  v.push_back(std::move(t));
+  return v;
+}
+
+// A plan whose outputs are final already (no chunks to run).
+Plan finished(Outputs outputs) {
+  Plan plan;
+  plan.outputs = std::move(outputs);
+  return plan;
+}
+
+// The builtin-kind all-reduce without allocating: every member's input buffer becomes its
+// output. Each chunk is one element range of one operand: the lowest device's buffer accumulates
+// the others over that range in ascending device order, then the range is copied into every
+// other member's buffer while it is still in cache. Per element this is exactly the sequential
+// reduction, so the split into chunks and the threads that run them change no bit.
+CommResult<Plan> planReduceInPlace(const std::vector<int64_t>& group, Outputs& inputs,
+                                   exec::Reduction::Kind kind) {
+  if (auto bad = sameTypes(inputs))
+    return CommResult<Plan>::failure(*bad);
+  struct Piece {
+    size_t operand;
+    int64_t begin, end;
+  };
+  std::vector<Piece> pieces;
+  for (size_t k = 0; k < inputs[0].size() && inputs.size() > 1; ++k) {
+    const Tensor& t = inputs[0][k];
+    int64_t step = static_cast<int64_t>(
+        std::max<size_t>(1, kChunkBytes / Tensor::elementBytes(t.elementType())));
+    for (int64_t begin = 0; begin < t.numElements(); begin += step)
+      pieces.push_back({k, begin, std::min(t.numElements(), begin + step)});
+  }
+  Plan plan;
+  plan.outputs = std::move(inputs);
+  plan.numChunks = pieces.size();
+  plan.runChunk = [kind, order = ascendingPositions(group),
+                   pieces = std::move(pieces)](Outputs&, Outputs& out, size_t c) {
+    const Piece& piece = pieces[c];
+    Tensor& acc = out[order[0]][piece.operand];
+    size_t width = Tensor::elementBytes(acc.elementType());
+    reduceBlocks(kind, order, out, piece.operand, piece.begin, piece.end,
+                 [&](int64_t begin, int64_t end) {
+                   size_t offset = static_cast<size_t>(begin) * width;
+                   size_t bytes = static_cast<size_t>(end - begin) * width;
+                   for (size_t i = 1; i < order.size(); ++i)
+                     std::memcpy(out[order[i]][piece.operand].bytes().data() + offset,
+                                 acc.bytes().data() + offset, bytes);
+                 });
+  };
+  return plan;
+}
+
+// The builtin-kind reduce-scatter: one chunk per member, which reduces exactly the elements of
+// that member's part (in place in the lowest device's input, ascending device order) and copies
+// them into the member's result.
+CommResult<Plan> planReduceScatter(const std::vector<int64_t>& group, Outputs& inputs,
+                                   int64_t dim, exec::Reduction::Kind kind) {
+  if (auto bad = sameTypes(inputs))
+    return CommResult<Plan>::failure(*bad);
+  const Tensor& t = inputs[0][0];
+  int64_t n = static_cast<int64_t>(inputs.size());
+  if (dim >= t.rank() || t.shape()[dim] % n != 0)
+    return CommResult<Plan>::failure(splitError(t, dim, n));
+  Plan plan;
+  plan.outputs.resize(inputs.size());
+  plan.numChunks = inputs.size();
+  plan.runChunk = [kind, dim, order = ascendingPositions(group)](Outputs& in, Outputs& out,
+                                                                 size_t p) {
+    const Tensor& acc = in[order[0]][0];
+    std::vector<int64_t> shape = acc.shape();
+    int64_t full = shape[dim], len = full / static_cast<int64_t>(order.size());
+    shape[dim] = len;
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < dim; ++d)
+      outer *= shape[d];
+    for (int64_t d = dim + 1; d < acc.rank(); ++d)
+      inner *= shape[d];
+    Tensor part(acc.elementType(), shape);
+    size_t width = Tensor::elementBytes(acc.elementType());
+    int64_t block = len * inner; // elements of the part in one outer index
+    for (int64_t o = 0; o < outer; ++o) {
+      int64_t first = o * full * inner + static_cast<int64_t>(p) * block;
+      reduceBlocks(kind, order, in, 0, first, first + block, [&](int64_t begin, int64_t end) {
+        std::memcpy(part.bytes().data() + static_cast<size_t>(o * block + begin - first) * width,
+                    in[order[0]][0].bytes().data() + static_cast<size_t>(begin) * width,
+                    static_cast<size_t>(end - begin) * width);
+      });
+    }
+    out[p] = one(std::move(part));
+  };
+  return plan;
 }
 
 std::vector<const Tensor*> firsts(const std::vector<std::vector<Tensor>>& inputs) {
@@ -136,6 +247,8 @@ std::vector<const Tensor*> firsts(const std::vector<std::vector<Tensor>>& inputs
 
 LocalCommunicator::LocalCommunicator(int64_t numDevices, LocalOptions options)
     : m_numDevices(numDevices), m_options(options),
+      m_cores(std::max(1u, std::thread::hardware_concurrency())),
+      m_wake(static_cast<size_t>(numDevices)),
       m_states(static_cast<size_t>(numDevices), State::Running),
       m_waitingIn(static_cast<size_t>(numDevices)) {}
 
@@ -158,7 +271,7 @@ void LocalCommunicator::failRendezvousLocked(Rendezvous& r, const std::string& m
   auto it = m_open.find(r.group);
   if (it != m_open.end() && it->second.get() == &r)
     m_open.erase(it);
-  m_cv.notify_all();
+  wakeLocked(r);
 }
 
 void LocalCommunicator::failStalledLocked() {
@@ -220,23 +333,60 @@ std::optional<std::string> LocalCommunicator::failIfMemberDoneLocked(const exec:
   return std::nullopt;
 }
 
-void LocalCommunicator::completeLocked(std::unique_lock<std::mutex>& lock, Rendezvous& r,
-                                       const Compute& compute) {
-  // The last member computes for everyone, outside the lock so that other groups proceed; the
-  // rendezvous left `m_open`, so nobody else touches its inputs meanwhile.
+void LocalCommunicator::wakeLocked(const Rendezvous& r) {
+  for (int64_t e : r.group)
+    m_wake[e].notify_all();
+}
+
+void LocalCommunicator::startLocked(std::unique_lock<std::mutex>& lock, Rendezvous& r,
+                                    int64_t device, const Compute& compute) {
+  // The last member plans for everyone, outside the lock so that other groups proceed; the
+  // rendezvous left `m_open`, so nobody else touches its inputs meanwhile. Every member is
+  // running again from here on: the chunks need no other device to make progress.
   m_open.erase(r.group);
   lock.unlock();
-  CommResult<Outputs> outputs = compute(r.inputs);
+  CommResult<Plan> plan = compute(r.inputs);
   lock.lock();
-  r.complete = true;
-  if (outputs)
-    r.outputs = std::move(*outputs);
-  else
-    r.error = outputs.error() + " in " + opStr(r.opName, r.where);
+  if (plan) {
+    r.plan = std::move(*plan);
+    r.ready = true;
+    r.complete = r.plan.numChunks == 0;
+  } else {
+    r.complete = true;
+    r.error = plan.error() + " in " + opStr(r.opName, r.where);
+  }
   for (int64_t e : r.group)
     if (m_states[e] == State::Waiting)
       m_states[e] = State::Running;
-  m_cv.notify_all();
+  if (r.complete) {
+    wakeLocked(r);
+    return;
+  }
+  // Only as many members as there are hardware threads work on the chunks (this one included);
+  // the others sleep on until the outputs are complete. Waking all of them would only make
+  // them queue for the cores and for the mutex.
+  size_t helpers = std::min(r.plan.numChunks, m_cores) - 1;
+  for (size_t i = 0; i < r.group.size() && helpers > 0; ++i)
+    if (r.group[i] != device) {
+      m_wake[r.group[i]].notify_all();
+      --helpers;
+    }
+}
+
+void LocalCommunicator::runChunks(Rendezvous& r) {
+  // Called without the lock by every member once the rendezvous is ready. Members claim chunks
+  // until none is left, so the threads that happen to be running do the work, and the member
+  // finishing the last chunk publishes the outputs (its unlock orders every chunk's writes
+  // before any member's read of its output).
+  size_t n = r.plan.numChunks;
+  for (size_t c = r.nextChunk.fetch_add(1); c < n; c = r.nextChunk.fetch_add(1)) {
+    r.plan.runChunk(r.inputs, r.plan.outputs, c);
+    if (r.chunksDone.fetch_add(1) + 1 == n) {
+      std::lock_guard lock(m_mutex);
+      r.complete = true;
+      wakeLocked(r);
+    }
+  }
 }
 
 void LocalCommunicator::waitLocked(std::unique_lock<std::mutex>& lock,
@@ -244,10 +394,10 @@ void LocalCommunicator::waitLocked(std::unique_lock<std::mutex>& lock,
   m_states[device] = State::Waiting;
   m_waitingIn[device] = r;
   failStalledLocked();
-  auto ready = [&] { return r->complete; };
+  auto ready = [&] { return r->ready || r->complete; };
   if (m_options.timeout.count() == 0) {
-    m_cv.wait(lock, ready);
-  } else if (!m_cv.wait_for(lock, m_options.timeout, ready)) {
+    m_wake[device].wait(lock, ready);
+  } else if (!m_wake[device].wait_for(lock, m_options.timeout, ready)) {
     std::vector<int64_t> missing;
     for (size_t i = 0; i < r->group.size(); ++i)
       if (!r->arrived[i])
@@ -298,13 +448,19 @@ CommResult<std::vector<Tensor>> LocalCommunicator::exchange(const exec::Collecti
   r->inputs[index] = std::move(inputs);
   r->arrived[index] = true;
   if (++r->count == group.size())
-    completeLocked(lock, *r, compute);
+    startLocked(lock, *r, call.device, compute);
   else
     waitLocked(lock, r, call.device);
+  if (!r->complete) {
+    lock.unlock();
+    runChunks(*r);
+    lock.lock();
+    m_wake[call.device].wait(lock, [&] { return r->complete; });
+  }
   if (!r->error.empty())
     return Result::failure(r->error);
   // Each member owns its output slot; the rendezvous is dropped once all have taken theirs.
-  return std::move(r->outputs[index]);
+  return std::move(r->plan.outputs[index]);
 }
 
 void LocalCommunicator::deviceDone(int64_t device, bool failed) {
@@ -328,17 +484,27 @@ CommResult<std::vector<Tensor>> LocalCommunicator::allReduce(const exec::Collect
                                                              const exec::Reduction& reduction) {
   const std::vector<int64_t>& group = call.group;
   return exchange(call, "allReduce", std::move(inputs),
-                  [&](std::vector<std::vector<Tensor>>& in) -> CommResult<Outputs> {
+                  [&](Outputs& in) -> CommResult<Plan> {
                     if (reduction.kind != exec::Reduction::Kind::Custom)
-                      return reduceInPlace(group, in, reduction.kind);
+                      return planReduceInPlace(group, in, reduction.kind);
                     auto reduced = reduceAll(group, in, reduction);
                     if (!reduced)
-                      return CommResult<Outputs>::failure(reduced.error());
-                    return Outputs(in.size(), *reduced);
+                      return CommResult<Plan>::failure(reduced.error());
+                    return finished(Outputs(in.size(), *reduced));
                   });
 }
 
 namespace {
+
+// A collective computed whole by the last member to arrive (no chunks).
+template <typename F> LocalCommunicator::Compute whole(F computeOutputs) {
+  return [computeOutputs](Outputs& in) -> CommResult<Plan> {
+    CommResult<Outputs> outputs = computeOutputs(in);
+    if (!outputs)
+      return CommResult<Plan>::failure(outputs.error());
+    return finished(std::move(*outputs));
+  };
+}
 
 // Unwraps the single tensor of a one-tensor exchange.
 CommResult<Tensor> single(CommResult<std::vector<Tensor>> r) {
@@ -360,16 +526,27 @@ bool sameExceptDim(const Tensor& a, const Tensor& b, int64_t dim) {
 
 CommResult<Tensor> LocalCommunicator::allGather(const exec::CollectiveCall& call, Tensor input,
                                                 int64_t dim) {
+  // The planner gathers once into the first member's result; the other members' results are
+  // copies of it, one chunk each, made in parallel. A copy allocates without zero-filling, so
+  // only one result is zero-filled before it is written, and the copies read a source that is
+  // often still in cache.
   std::string primitive = "allGather(dim " + std::to_string(dim) + ")";
-  return single(exchange(call, primitive, {std::move(input)},
-                         [&](std::vector<std::vector<Tensor>>& in) -> CommResult<Outputs> {
+  return single(exchange(call, primitive, one(std::move(input)),
+                         [dim](Outputs& in) -> CommResult<Plan> {
                            for (const auto& v : in)
                              if (dim >= v[0].rank() || !sameExceptDim(v[0], in[0][0], dim))
-                               return CommResult<Outputs>::failure(
+                               return CommResult<Plan>::failure(
                                    "members pass incompatible tensors " + in[0][0].type().str() +
                                    " and " + v[0].type().str());
-                           Tensor all = detail::concatTensors(firsts(in), dim);
-                           return Outputs(in.size(), std::vector<Tensor>{all});
+                           Plan plan;
+                           plan.outputs.resize(in.size());
+                           plan.outputs[0] = one(detail::concatTensors(firsts(in), dim));
+                           in.clear(); // the contributions are no longer needed
+                           plan.numChunks = plan.outputs.size() - 1;
+                           plan.runChunk = [](Outputs&, Outputs& out, size_t c) {
+                             out[c + 1] = out[0];
+                           };
+                           return plan;
                          }));
 }
 
@@ -378,21 +555,21 @@ CommResult<Tensor> LocalCommunicator::reduceScatter(const exec::CollectiveCall& 
   const std::vector<int64_t>& group = call.group;
   std::string primitive = "reduceScatter(dim " + std::to_string(dim) + ")";
   return single(exchange(
-      call, primitive, {std::move(input)},
-      [&](std::vector<std::vector<Tensor>>& in) -> CommResult<Outputs> {
+      call, primitive, one(std::move(input)),
+      [&](Outputs& in) -> CommResult<Plan> {
+        if (reduction.kind != exec::Reduction::Kind::Custom)
+          return planReduceScatter(group, in, dim, reduction.kind);
         auto reduced = reduceAll(group, in, reduction);
         if (!reduced)
-          return CommResult<Outputs>::failure(reduced.error());
+          return CommResult<Plan>::failure(reduced.error());
         const Tensor& t = (*reduced)[0];
         int64_t n = static_cast<int64_t>(in.size());
         if (dim >= t.rank() || t.shape()[dim] % n != 0)
-          return CommResult<Outputs>::failure("dimension " + std::to_string(dim) + " of " +
-                                              t.type().str() + " does not split into " +
-                                              std::to_string(n) + " parts");
+          return CommResult<Plan>::failure(splitError(t, dim, n));
         Outputs out;
         for (Tensor& part : detail::splitTensor(t, dim, n))
-          out.push_back({std::move(part)});
-        return out;
+          out.push_back(one(std::move(part)));
+        return finished(std::move(out));
       }));
 }
 
@@ -401,8 +578,8 @@ CommResult<Tensor> LocalCommunicator::allToAll(const exec::CollectiveCall& call,
   std::string primitive =
       "allToAll(split " + std::to_string(splitDim) + ", concat " + std::to_string(concatDim) + ")";
   return single(exchange(
-      call, primitive, {std::move(input)},
-      [&](std::vector<std::vector<Tensor>>& in) -> CommResult<Outputs> {
+      call, primitive, one(std::move(input)),
+      whole([&](Outputs& in) -> CommResult<Outputs> {
         if (auto bad = sameTypes(in))
           return CommResult<Outputs>::failure(*bad);
         int64_t n = static_cast<int64_t>(in.size());
@@ -421,7 +598,7 @@ CommResult<Tensor> LocalCommunicator::allToAll(const exec::CollectiveCall& call,
           out.push_back({detail::concatTensors(received, concatDim)});
         }
         return out;
-      }));
+      })));
 }
 
 CommResult<Tensor>
@@ -434,8 +611,8 @@ LocalCommunicator::collectivePermute(const exec::CollectiveCall& call, Tensor in
   primitive += "]";
   const std::vector<int64_t>& group = call.group;
   return single(exchange(
-      call, primitive, {std::move(input)},
-      [&](std::vector<std::vector<Tensor>>& in) -> CommResult<Outputs> {
+      call, primitive, one(std::move(input)),
+      whole([&](Outputs& in) -> CommResult<Outputs> {
         if (auto bad = sameTypes(in))
           return CommResult<Outputs>::failure(*bad);
         Outputs out(in.size());
@@ -458,17 +635,17 @@ LocalCommunicator::collectivePermute(const exec::CollectiveCall& call, Tensor in
           if (!targeted[i]) // the spec: processes that receive nothing produce zeros
             out[i] = {Tensor(in[i][0].elementType(), in[i][0].shape())};
         return out;
-      }));
+      })));
 }
 
 CommResult<Tensor> LocalCommunicator::collectiveBroadcast(const exec::CollectiveCall& call,
                                                           Tensor input) {
-  return single(exchange(call, "collectiveBroadcast", {std::move(input)},
-                         [&](std::vector<std::vector<Tensor>>& in) -> CommResult<Outputs> {
+  return single(exchange(call, "collectiveBroadcast", one(std::move(input)),
+                         whole([&](Outputs& in) -> CommResult<Outputs> {
                            if (auto bad = sameTypes(in))
                              return CommResult<Outputs>::failure(*bad);
                            return Outputs(in.size(), in[0]);
-                         }));
+                         })));
 }
 
 exec::CommunicatorFactory localCommunicatorFactory(LocalOptions options) {

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,8 +28,12 @@ struct LocalOptions {
 /// run one thread per device.
 ///
 /// Each collective is a rendezvous keyed by its exact device group: the first member to arrive
-/// opens it, every member deposits its input, and the last to arrive computes every member's
-/// result (reductions in ascending device order, see `exec::Reduction`) and wakes the others.
+/// opens it, every member deposits its input, and the last to arrive plans the work and wakes
+/// enough others that, with itself, one member per hardware thread works; these member threads
+/// then copy or reduce the
+/// outputs in parallel, chunk by chunk (disjoint element ranges; reductions still in ascending
+/// device order per element, see `exec::Reduction`, so results do not depend on the split), and
+/// every member returns once all chunks are done.
 /// A member that arrives with another op name or primitive than the members already waiting
 /// fails the rendezvous for all of them, naming the devices and ops. The communicator tracks
 /// each device (running, waiting, done): a member of a group with a done device fails at once,
@@ -61,10 +66,24 @@ public:
   void reset();
 
   struct Rendezvous;
-  /// Computes every member's outputs from every member's inputs (indexed by group position); it
-  /// may reuse the input buffers, which nobody reads afterwards.
-  using Compute = std::function<exec::CommResult<std::vector<std::vector<exec::Tensor>>>(
-      std::vector<std::vector<exec::Tensor>>& inputs)>;
+  /// Tensors indexed by group position, then operand.
+  using Buffers = std::vector<std::vector<exec::Tensor>>;
+  /// What a collective does once every member has arrived: every member's `outputs`, plus
+  /// `numChunks` independent pieces of work that fill them in. Members run chunks (any member
+  /// any chunk, each exactly once; as many members at once as there are hardware threads) until
+  /// none is left, and no member takes its output before all chunks are done. Chunks must write disjoint bytes, and
+  /// each chunk's result must not depend on which thread runs it, so results stay
+  /// deterministic. `runChunk(inputs, outputs, c)` may read the inputs and write disjoint bytes
+  /// of them (as scratch space).
+  struct Plan {
+    Buffers outputs;
+    size_t numChunks = 0;
+    std::function<void(Buffers& inputs, Buffers& outputs, size_t chunk)> runChunk;
+  };
+  /// Plans a collective from every member's inputs (indexed by group position). It runs once, on
+  /// the last member to arrive, and may move the input buffers into the outputs (nobody else
+  /// reads them); chunks then see what is left of the inputs.
+  using Compute = std::function<exec::CommResult<Plan>(Buffers& inputs)>;
 
 private:
   exec::CommResult<std::vector<exec::Tensor>> exchange(const exec::CollectiveCall& call,
@@ -73,7 +92,10 @@ private:
                                                        const Compute& compute);
   std::optional<std::string> validateCall(const exec::CollectiveCall& call) const;
   std::optional<std::string> failIfMemberDoneLocked(const exec::CollectiveCall& call);
-  void completeLocked(std::unique_lock<std::mutex>& lock, Rendezvous& r, const Compute& compute);
+  void startLocked(std::unique_lock<std::mutex>& lock, Rendezvous& r, int64_t device,
+                   const Compute& compute);
+  void wakeLocked(const Rendezvous& r);
+  void runChunks(Rendezvous& r);
   void waitLocked(std::unique_lock<std::mutex>& lock, const std::shared_ptr<Rendezvous>& r,
                   int64_t device);
   void failStalledLocked();
@@ -83,7 +105,8 @@ private:
   int64_t m_numDevices;
   LocalOptions m_options;
   std::mutex m_mutex;
-  std::condition_variable m_cv;
+  size_t m_cores; // hardware threads: how many members work on a collective's chunks at once
+  std::vector<std::condition_variable> m_wake; // per device: each device thread waits on its own
   std::vector<State> m_states;
   std::vector<std::shared_ptr<Rendezvous>> m_waitingIn; // per device, while Waiting
   std::map<std::vector<int64_t>, std::shared_ptr<Rendezvous>> m_open;

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
+#include <random>
 #include <thread>
 
 namespace shardscope::backends::local {
@@ -96,6 +98,266 @@ TEST(LocalCommunicatorTest, InPlaceFastPathMatchesTheGenericReductionBitForBit) 
     EXPECT_EQ(a[d], b[d]) << "device " << d;
     EXPECT_EQ(a[d], a[0]);
   }
+}
+
+// Values of wildly different magnitudes that cancel (1e20, small, -1e20, tiny, rotating with
+// the element index), so that f32 sums depend on the order of additions.
+double mixedValue(int64_t device, int64_t i) {
+  double scale = 1.0 + static_cast<double>(i % 3) / 4.0;
+  switch ((i + device) % 4) {
+  case 0:
+    return 1e20 * scale;
+  case 1:
+    return 1.0 + static_cast<double>(i % 7);
+  case 2:
+    return -1e20 * scale;
+  default:
+    return 3.5e-3 * static_cast<double>(device + 1);
+  }
+}
+
+// The f32 sum of the devices' contributions in the given order, one rounding per addition.
+Tensor sequentialSum(const std::vector<Tensor>& inputs, const std::vector<int64_t>& order) {
+  Tensor acc = inputs[order[0]];
+  for (size_t k = 1; k < order.size(); ++k)
+    for (int64_t i = 0; i < acc.numElements(); ++i)
+      acc.data<float>()[i] = static_cast<float>(static_cast<double>(acc.data<float>()[i]) +
+                                                static_cast<double>(inputs[order[k]].data<float>()[i]));
+  return acc;
+}
+
+TEST(LocalCommunicatorTest, ChunkedAllReduceIsBitIdenticalToTheSequentialAscendingReduction) {
+  // The builtin all-reduce splits every operand into element ranges that the member threads
+  // reduce in parallel. Sizes around and not divisible by the chunk and block sizes (and the
+  // member count) must still give, on every member, exactly the sequential ascending-order sum.
+  constexpr int64_t kDevices = 8;
+  std::vector<int64_t> group = {5, 2, 7, 0, 3, 6, 1, 4};
+  exec::Reduction add = exec::builtinReduction(exec::Reduction::Kind::Add);
+  for (int64_t size : {1, 7, 2047, 2049, 16383, 16385, 100003}) {
+    std::vector<Tensor> inputs;
+    for (int64_t d = 0; d < kDevices; ++d) {
+      inputs.emplace_back(ir::ElementType::F32, std::vector<int64_t>{size});
+      for (int64_t i = 0; i < size; ++i)
+        inputs.back().data<float>()[i] = static_cast<float>(mixedValue(d, i));
+    }
+    Tensor ascending = sequentialSum(inputs, {0, 1, 2, 3, 4, 5, 6, 7});
+    if (size > 100)
+      ASSERT_NE(ascending, sequentialSum(inputs, {7, 6, 5, 4, 3, 2, 1, 0}))
+          << "the data must make the order matter";
+    LocalCommunicator comm(kDevices);
+    std::vector<Tensor> got(kDevices);
+    onDevices(kDevices, [&](int64_t d) {
+      std::vector<Tensor> operands;
+      operands.push_back(inputs[d]);
+      auto r = comm.allReduce(call(d, group), std::move(operands), add);
+      ASSERT_TRUE(r) << r.error();
+      got[d] = std::move((*r)[0]);
+    });
+    for (int64_t d = 0; d < kDevices; ++d)
+      EXPECT_EQ(got[d], ascending) << "size " << size << ", device " << d;
+  }
+}
+
+TEST(LocalCommunicatorTest, ChunkedAllReduceHandlesSeveralOperandsOfDifferentTypes) {
+  // Chunks cover every operand; each result equals the builtin combine applied sequentially in
+  // ascending device order.
+  constexpr int64_t kDevices = 3;
+  for (exec::Reduction::Kind kind : {exec::Reduction::Kind::Add, exec::Reduction::Kind::Maximum,
+                                     exec::Reduction::Kind::Multiply}) {
+    exec::Reduction reduction = exec::builtinReduction(kind);
+    std::vector<std::vector<Tensor>> inputs(kDevices);
+    for (int64_t d = 0; d < kDevices; ++d) {
+      std::vector<double> big, small;
+      for (int64_t i = 0; i < 40001; ++i)
+        big.push_back(mixedValue(d, i));
+      for (int64_t i = 0; i < 5; ++i)
+        small.push_back(static_cast<double>((d + 2) * (i - 2) * 1000003));
+      inputs[d] = {Tensor::fromDoubles(ir::ElementType::F32, {40001}, big),
+                   Tensor::fromDoubles(ir::ElementType::I32, {5}, small),
+                   Tensor::fromDoubles(ir::ElementType::F64, {1, 20001},
+                                       std::vector<double>(big.begin(), big.begin() + 20001))};
+    }
+    std::vector<Tensor> expected = inputs[0];
+    for (int64_t d = 1; d < kDevices; ++d)
+      expected = *reduction.combine(expected, inputs[d]);
+    LocalCommunicator comm(kDevices);
+    std::vector<std::vector<Tensor>> got(kDevices);
+    onDevices(kDevices, [&](int64_t d) {
+      auto r = comm.allReduce(call(d, {2, 0, 1}), inputs[d], reduction);
+      ASSERT_TRUE(r) << r.error();
+      got[d] = std::move(*r);
+    });
+    for (int64_t d = 0; d < kDevices; ++d)
+      EXPECT_EQ(got[d], expected) << "device " << d;
+  }
+}
+
+TEST(LocalCommunicatorTest, ChunkedReduceScatterIsBitIdenticalToTheSequentialAscendingReduction) {
+  // Each member reduces its own part (3 rows of 3001 columns of a 3 x 24008 tensor) on its
+  // thread; the parts must be exactly those of the sequential ascending-order sum.
+  constexpr int64_t kDevices = 8, kRows = 3, kCols = 8 * 3001;
+  std::vector<int64_t> group = {5, 2, 7, 0, 3, 6, 1, 4};
+  std::vector<Tensor> inputs;
+  for (int64_t d = 0; d < kDevices; ++d) {
+    inputs.emplace_back(ir::ElementType::F32, std::vector<int64_t>{kRows, kCols});
+    for (int64_t i = 0; i < kRows * kCols; ++i)
+      inputs.back().data<float>()[i] = static_cast<float>(mixedValue(d, i));
+  }
+  Tensor sum = sequentialSum(inputs, {0, 1, 2, 3, 4, 5, 6, 7});
+  LocalCommunicator comm(kDevices);
+  std::vector<Tensor> got(kDevices);
+  exec::Reduction add = exec::builtinReduction(exec::Reduction::Kind::Add);
+  onDevices(kDevices, [&](int64_t d) {
+    auto r = comm.reduceScatter(call(d, group, "stablehlo.reduce_scatter"), inputs[d], 1, add);
+    ASSERT_TRUE(r) << r.error();
+    got[d] = std::move(*r);
+  });
+  for (size_t p = 0; p < group.size(); ++p) {
+    Tensor expected(ir::ElementType::F32, {kRows, kCols / kDevices});
+    for (int64_t row = 0; row < kRows; ++row)
+      for (int64_t col = 0; col < kCols / kDevices; ++col)
+        expected.data<float>()[row * (kCols / kDevices) + col] =
+            sum.data<float>()[row * kCols + static_cast<int64_t>(p) * (kCols / kDevices) + col];
+    EXPECT_EQ(got[group[p]], expected) << "group position " << p;
+  }
+}
+
+// The documented element semantics of the builtin reductions, stated independently of
+// `core/exec`: floats in double rounded once, NaN-propagating maximum/minimum, wrapping
+// integers compared by signedness, bitwise and/or (a logical kind keeps a float's lhs).
+void referenceCombine(exec::Reduction::Kind kind, Tensor& acc, const Tensor& rhs) {
+  using K = exec::Reduction::Kind;
+  ir::ElementType e = acc.elementType();
+  bool isUnsigned = e == ir::ElementType::UI8 || e == ir::ElementType::UI16 ||
+                    e == ir::ElementType::UI32 || e == ir::ElementType::UI64 ||
+                    e == ir::ElementType::I1;
+  for (int64_t i = 0; i < acc.numElements(); ++i) {
+    if (ir::isFloatElement(e)) {
+      double a = acc.floatAt(i), b = rhs.floatAt(i);
+      bool nan = std::isnan(a) || std::isnan(b);
+      double r = kind == K::Add        ? a + b
+                 : kind == K::Multiply ? a * b
+                 : kind == K::Maximum  ? (nan ? NAN : (a < b ? b : a))
+                 : kind == K::Minimum  ? (nan ? NAN : (b < a ? b : a))
+                                       : a;
+      acc.setFloat(i, r);
+      continue;
+    }
+    int64_t a = acc.intAt(i), b = rhs.intAt(i);
+    uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+    bool less = isUnsigned ? ua < ub : a < b;
+    int64_t r = kind == K::Add        ? static_cast<int64_t>(ua + ub)
+                : kind == K::Multiply ? static_cast<int64_t>(ua * ub)
+                : kind == K::Maximum  ? (less ? b : a)
+                : kind == K::Minimum  ? (less ? a : b)
+                : kind == K::And      ? (a & b)
+                                      : (a | b);
+    acc.setInt(i, r);
+  }
+}
+
+Tensor randomTensor(ir::ElementType e, int64_t n, std::mt19937_64& rng, bool withNaN) {
+  static const double kSpecial[] = {0.0, -0.0, 1.5, -2.25, 1e30, -1e30, 3e-39, 1e-7, 65504.0,
+                                    INFINITY, -INFINITY};
+  std::vector<double> doubles;
+  std::vector<int64_t> ints;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t bits = rng();
+    ints.push_back(i % 5 == 0 ? static_cast<int64_t>(bits)
+                              : static_cast<int64_t>(bits % 512) - 256);
+    double v = i % 3 == 0 ? kSpecial[bits % std::size(kSpecial)]
+                          : std::ldexp(static_cast<double>(bits % 100000) - 50000.0,
+                                       static_cast<int>(bits >> 58) - 40);
+    doubles.push_back(withNaN && i % 17 == 0 ? NAN : v);
+  }
+  return ir::isFloatElement(e) ? Tensor::fromDoubles(e, {n}, doubles)
+                               : Tensor::fromInts(e, {n}, ints);
+}
+
+TEST(LocalCommunicatorTest, TypedReductionKernelsMatchTheElementwiseSemantics) {
+  using K = exec::Reduction::Kind;
+  using E = ir::ElementType;
+  std::mt19937_64 rng(7);
+  for (E e : {E::F32, E::F64, E::F16, E::BF16, E::I1, E::I8, E::I16, E::I32, E::I64, E::UI8,
+              E::UI16, E::UI32, E::UI64}) {
+    for (K kind : {K::Add, K::Multiply, K::Maximum, K::Minimum, K::And, K::Or}) {
+      // NaN in one operand only: which NaN payload wins between two is not specified.
+      bool minMax = kind == K::Maximum || kind == K::Minimum;
+      Tensor a = randomTensor(e, 1001, rng, /*withNaN=*/true);
+      Tensor b = randomTensor(e, 1001, rng, /*withNaN=*/minMax);
+      Tensor expected = a;
+      referenceCombine(kind, expected, b);
+      std::string what = Tensor(e, {}).type().str() + " kind " + std::to_string(int(kind));
+      Tensor whole = a;
+      exec::reduceInto(kind, whole, b);
+      EXPECT_EQ(whole, expected) << what;
+      EXPECT_EQ((*exec::builtinReduction(kind).combine({a}, {b}))[0], expected) << what;
+      // A range changes exactly its elements.
+      Tensor range = a;
+      exec::reduceInto(kind, range, b, 10, 517);
+      size_t width = Tensor::elementBytes(e);
+      Tensor mixed = a;
+      std::copy(expected.bytes().begin() + 10 * width, expected.bytes().begin() + 517 * width,
+                mixed.bytes().begin() + 10 * width);
+      EXPECT_EQ(range, mixed) << what;
+      // The fused form over seven contributions equals seven single passes in order.
+      std::vector<Tensor> contributions;
+      for (int j = 0; j < 7; ++j)
+        contributions.push_back(randomTensor(e, 1001, rng, /*withNaN=*/minMax));
+      std::vector<const Tensor*> pointers;
+      Tensor sequential = a, fused = a;
+      for (const Tensor& c : contributions) {
+        exec::reduceInto(kind, sequential, c, 3, 1000);
+        pointers.push_back(&c);
+      }
+      exec::reduceInto(kind, fused, pointers, 3, 1000);
+      EXPECT_EQ(fused, sequential) << what;
+    }
+  }
+}
+
+TEST(LocalCommunicatorTest, AllGatherConcatenatesInGroupOrderForEveryMember) {
+  // Eight members with different sizes along the gathered dimension 1 of a 3-row tensor: every
+  // member gets the same tensor, blocks in group order.
+  constexpr int64_t kDevices = 8;
+  std::vector<int64_t> group = {3, 1, 4, 0, 5, 7, 2, 6};
+  auto block = [](int64_t d) {
+    std::vector<double> v;
+    for (int64_t row = 0; row < 3; ++row)
+      for (int64_t col = 0; col <= d; ++col)
+        v.push_back(static_cast<double>(d * 100 + row * 10 + col));
+    return f32({3, d + 1}, v);
+  };
+  std::vector<double> expected;
+  for (int64_t row = 0; row < 3; ++row)
+    for (int64_t d : group)
+      for (int64_t col = 0; col <= d; ++col)
+        expected.push_back(static_cast<double>(d * 100 + row * 10 + col));
+  LocalCommunicator comm(kDevices);
+  std::vector<Tensor> got(kDevices);
+  onDevices(kDevices, [&](int64_t d) {
+    auto r = comm.allGather(call(d, group, "stablehlo.all_gather"), block(d), 1);
+    ASSERT_TRUE(r) << r.error();
+    got[d] = std::move(*r);
+  });
+  for (int64_t d = 0; d < kDevices; ++d) {
+    EXPECT_EQ(got[d].shape(), (std::vector<int64_t>{3, 36})) << "device " << d;
+    EXPECT_EQ(values(got[d]), expected) << "device " << d;
+  }
+}
+
+TEST(LocalCommunicatorTest, AllReduceOfDifferentTypesFailsForEveryMember) {
+  LocalCommunicator comm(2);
+  exec::Reduction add = exec::builtinReduction(exec::Reduction::Kind::Add);
+  std::vector<std::string> errors(2);
+  onDevices(2, [&](int64_t d) {
+    Tensor in = d == 0 ? f32({2}, {1, 2}) : f32({3}, {1, 2, 3});
+    auto r = comm.allReduce(call(d, {0, 1}), {in}, add);
+    errors[d] = r ? "" : r.error();
+  });
+  for (const auto& e : errors)
+    EXPECT_EQ(e, "members pass different operand types: tensor<2xf32> and tensor<3xf32> in "
+                 "'stablehlo.all_reduce' at 3:5");
 }
 
 TEST(LocalCommunicatorTest, IndependentGroupsRunConcurrently) {
