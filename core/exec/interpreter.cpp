@@ -100,9 +100,13 @@ bool InterpreterState::pushBlock(const ir::Block& block, std::vector<Tensor> arg
     if (expected.isTensor() && expected != args[i].type())
       return fail(loc, "argument " + std::to_string(i) + ": expected " + expected.str() + ", got " +
                            args[i].type().str());
-    frame.env[block.argument(i)] = args[i];
   }
-  if (kind == FrameKind::WhileCond || kind == FrameKind::WhileBody)
+  // While frames keep the values they were entered with (the loop carries them on); every other
+  // frame takes its arguments over without copying them.
+  bool keepArgs = kind == FrameKind::WhileCond || kind == FrameKind::WhileBody;
+  for (unsigned i = 0; i < block.numArguments(); ++i)
+    frame.env[block.argument(i)] = keepArgs ? args[i] : std::move(args[i]);
+  if (keepArgs)
     frame.args = std::move(args);
   frames.push_back(std::move(frame));
   return true;
@@ -372,7 +376,9 @@ std::optional<std::vector<Tensor>> InterpreterState::runRegion(const ir::Region&
   return std::move(m_nestedResults);
 }
 
-Interpreter::Interpreter(const ir::Module& module) : m_module(module) {}
+Interpreter::Interpreter(const ir::Module& module) : m_module(module) {
+  retainFreedTensorMemory();
+}
 Interpreter::~Interpreter() = default;
 
 bool Interpreter::start(std::string_view name, std::vector<Tensor> inputs,
@@ -442,7 +448,7 @@ Interpreter::run(std::string_view name, std::vector<Tensor> inputs, support::Dia
   }
   if (!finished())
     return std::nullopt;
-  return m_state->results;
+  return std::move(m_state->results); // `run` hands its results over; `results()` is then empty
 }
 
 } // namespace shardscope::exec

@@ -48,7 +48,7 @@ public:
   bool finished() const;
   /// The op the next `step` will execute, or null when finished.
   const ir::Operation* currentOp() const;
-  /// The results of the finished run.
+  /// The results of a run finished by stepping (`run` returns them and leaves this empty).
   const std::vector<Tensor>& results() const;
   /// Number of frames on the stack (1 while inside the entry function's top level).
   size_t depth() const;

@@ -7,7 +7,25 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+#include <mutex>
+
 namespace shardscope::exec {
+
+void retainFreedTensorMemory() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_MAX, 0);              // large blocks come from the heap, not fresh mappings
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);  // and stay there when freed
+    // One arena: device threads free blocks another thread allocated; with an arena per thread
+    // those blocks are too large for the secondary arenas and each thread grows its own heap.
+    mallopt(M_ARENA_MAX, 1);
+#endif
+  });
+}
 
 using ir::ElementType;
 

@@ -100,6 +100,12 @@ ir::ElementType complexPartType(ir::ElementType element);
 /// or nothing for other types.
 std::optional<ir::ElementType> complexTypeOf(ir::ElementType element);
 
+/// Keeps memory freed by tensors in the process instead of returning it to the kernel, in one
+/// shared heap (glibc's mallopt; a no-op elsewhere). Multi-device runs create and free tensors of many megabytes per
+/// collective; returned blocks page-fault again on first touch, which costs more than moving the
+/// data. Interpreters and backends call it when they are created; calling it again does nothing.
+void retainFreedTensorMemory();
+
 /// Tolerances of `compareTensors`. An element pair matches when the values are bitwise equal, both
 /// NaN, within `maxUlps` units in the last place, within `absTolerance`, or within
 /// `relTolerance * max(|a|, |b|)`. Integers must be equal. Complex elements match when both their

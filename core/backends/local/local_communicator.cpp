@@ -250,7 +250,9 @@ LocalCommunicator::LocalCommunicator(int64_t numDevices, LocalOptions options)
       m_cores(std::max(1u, std::thread::hardware_concurrency())),
       m_wake(static_cast<size_t>(numDevices)),
       m_states(static_cast<size_t>(numDevices), State::Running),
-      m_waitingIn(static_cast<size_t>(numDevices)) {}
+      m_waitingIn(static_cast<size_t>(numDevices)) {
+  exec::retainFreedTensorMemory();
+}
 
 LocalCommunicator::~LocalCommunicator() = default;
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <malloc.h>
+#include "core/exec/tensor.h"
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,11 +53,7 @@ MpiWorld& MpiWorld::init(const std::string& program) {
   g_world->m_program = program;
   int initialized = 0;
   MPI_Initialized(&initialized);
-  // Tensors of many megabytes come and go with every collective. glibc returns such blocks to
-  // the kernel on free and every new one then page-faults on first touch, which costs more than
-  // the transfer itself; keep freed memory in the heap instead.
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  exec::retainFreedTensorMemory();
   if (!initialized) {
     int provided = 0;
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
