@@ -14,6 +14,7 @@ packages=(
   llvm-14-tools mlir-14-tools clang
   time
   xvfb xauth fonts-dejavu-core
+  chromium
 )
 
 missing=()

@@ -39,8 +39,9 @@ int runTypes(const std::vector<std::string>& args);
 int runInterpret(const std::vector<std::string>& args);
 int runRun(const std::vector<std::string>& args);
 int runPartition(const std::vector<std::string>& args);
+int runReport(const std::vector<std::string>& args);
+int runServe(const std::vector<std::string>& args);
 int runGrad(const std::vector<std::string>& args);
 int runTranspose(const std::vector<std::string>& args);
-int runServe(const std::vector<std::string>& args);
 
 } // namespace shardscope::cli

@@ -44,6 +44,10 @@ commands:
                   a JSON-lines session server on stdin/stdout (load, step, breakpoints,
                   fetch values, trace; see app/cli/SERVE_PROTOCOL.md); under
                   `mpirun -np N ... serve --backend mpi` rank 0 serves and drives the others
+  report FILE -o OUT [--format html|svg|dot|json] [--stage STAGE] [--function NAME]
+      [--collapse-depth N] [--diff STAGE_A STAGE_B | --diff-with OTHER_FILE] [--run]
+                  a self-contained HTML report, the SVG or DOT graph of one stage, or JSON
+                  (resources/report.schema.json); format from OUT's extension; '-o -' for stdout
   passes          the transformation passes `opt` accepts
   help            this text
 )";
@@ -70,16 +74,18 @@ int main(int argc, char** argv) {
     return shardscope::cli::runTypes(args);
   if (command == "run")
     return shardscope::cli::runRun(args);
+  if (command == "report")
+    return shardscope::cli::runReport(args);
   if (command == "partition")
     return shardscope::cli::runPartition(args);
-  if (command == "serve")
-    return shardscope::cli::runServe(args);
+  if (command == "interpret")
+    return shardscope::cli::runInterpret(args);
   if (command == "grad")
     return shardscope::cli::runGrad(args);
   if (command == "transpose")
     return shardscope::cli::runTranspose(args);
-  if (command == "interpret")
-    return shardscope::cli::runInterpret(args);
+  if (command == "serve")
+    return shardscope::cli::runServe(args);
   if (command == "passes") {
     for (const auto* pass : shardscope::pipeline::PassRegistry::builtin().all())
       std::printf("  -%-40s %s\n", pass->name.c_str(), pass->summary.c_str());

@@ -19,7 +19,9 @@ struct InsertedCollective {
   std::string producerSharding;
   std::string neededSharding;
   /// The op that needed the new sharding: the first user of the reshard (null when unused), and
-  /// the op that produced its input (null for block arguments).
+  /// the op that produced its input (null for block arguments). Valid right after the pass only:
+  /// either may be another reshard that a later rewrite replaces (session::Program::causeOf
+  /// names the live neighbours instead).
   const ir::Operation* consumer = nullptr;
   const ir::Operation* producer = nullptr;
 };

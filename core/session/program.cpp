@@ -146,8 +146,10 @@ std::unique_ptr<ir::Module> Program::compute(Stage stage, support::DiagnosticSin
         return nullptr;
     }
   }
-  if (stage == Stage::Partitioned)
+  if (stage == Stage::Partitioned) {
     m_inserted = std::move(inserted);
+    m_causeIndex.reset();
+  }
   return module;
 }
 
@@ -170,22 +172,40 @@ std::string where(const ir::Operation* op) {
 } // namespace
 
 Program::CollectiveCause Program::causeOf(const ir::Operation& op) const {
+  // Indexed once: the record by op, and the source's ops (collectives of the source keep their
+  // name and location through the pipeline).
+  if (!m_causeIndex) {
+    m_causeIndex = std::make_unique<CauseIndex>(asWritten());
+    for (const partition::InsertedCollective& entry : m_inserted)
+      m_causeIndex->inserted.emplace(entry.op, &entry);
+  }
+  const auto& inserted = m_causeIndex->inserted;
   CollectiveCause cause;
-  for (const partition::InsertedCollective& entry : m_inserted)
-    if (entry.op == &op) {
-      cause.inserted = true;
-      cause.producer = entry.producer;
-      cause.consumer = entry.consumer;
-      cause.producerSharding = entry.producerSharding;
-      cause.neededSharding = entry.neededSharding;
-      cause.why = "inserted: " + where(entry.producer) + " produces " + entry.producerSharding +
-                  ", " + (entry.consumer ? where(entry.consumer) : std::string("the return")) +
-                  " needs " + entry.neededSharding + "; this step " + entry.reason;
-      return cause;
-    }
-  // Collectives of the source keep their name and location through the pipeline.
-  OpIndex written(asWritten());
-  if (written.find(op)) {
+  if (auto it = inserted.find(&op); it != inserted.end()) {
+    const partition::InsertedCollective& entry = *it->second;
+    cause.inserted = true;
+    // The record's producer and consumer may have been reshards that later steps rewrote: take
+    // the live neighbours, walking through the other steps of the same reshard.
+    const ir::Operation* producer = op.numOperands() ? op.operand(0)->definingOp() : nullptr;
+    while (producer && inserted.count(producer) && producer->numOperands())
+      producer = producer->operand(0)->definingOp();
+    const ir::Operation* consumer = &op;
+    while (consumer && inserted.count(consumer))
+      consumer = consumer->numResults() && consumer->result(0)->uses().size() == 1
+                     ? consumer->result(0)->uses().front().user
+                     : nullptr;
+    cause.producer = producer;
+    cause.consumer = consumer;
+    cause.producerSharding = entry.producerSharding;
+    cause.neededSharding = entry.neededSharding;
+    std::string user = !consumer                             ? "its users need "
+                       : consumer->name().ends_with("return") ? "the return needs "
+                                                              : where(consumer) + " needs ";
+    cause.why = "inserted: " + where(producer) + " produces " + entry.producerSharding + ", " +
+                user + entry.neededSharding + "; this step " + entry.reason;
+    return cause;
+  }
+  if (m_causeIndex->written.find(op)) {
     cause.why = "written in the program";
     return cause;
   }

@@ -11,6 +11,7 @@
 #include <array>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,32 @@ inline constexpr std::array<Stage, 4> kStages = {Stage::AsWritten, Stage::Propag
 std::string_view stageName(Stage stage);
 /// Parses a stage name (also `written`, `local`); nothing for an unknown name.
 std::optional<Stage> parseStage(std::string_view name);
+
+/// Finds the ops of one stage that came from the same source as ops of another stage: the same
+/// source location and op name. (Passes keep the location of the op they rewrite; ops they
+/// insert take the location of the op they were inserted for, with another name.)
+class OpIndex {
+public:
+  explicit OpIndex(const ir::Module& module);
+  /// The first op (in pre-order) with `op`'s location and name; null when there is none.
+  const ir::Operation* find(const ir::Operation& op) const;
+  /// Collectives change names between stages (`sdy.all_gather` becomes `stablehlo.all_gather`)
+  /// and one reshard may become several at the same location: the `position`-th collective
+  /// (in pre-order) at `loc`, or null.
+  const ir::Operation* collectiveAt(support::SourceLocation loc, size_t position) const;
+  /// The position of collective `op` among the collectives at its location (see collectiveAt).
+  std::optional<size_t> collectivePosition(const ir::Operation& op) const;
+
+private:
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t>;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, std::string_view>, const ir::Operation*> m_ops;
+  std::map<Key, std::vector<const ir::Operation*>> m_collectives;
+};
+
+/// Finds the op of `to` that corresponds to `op` of the module `from` indexes: the same source op,
+/// or for collectives the one at the same position among those at its location.
+const ir::Operation* correspondingOp(const OpIndex& from, const OpIndex& to,
+                                     const ir::Operation& op);
 
 /// A program: its source text and, computed on demand and cached, its stages.
 class Program {
@@ -73,6 +100,8 @@ public:
     std::string producerSharding;
     std::string neededSharding;
   };
+  /// Constant time after the first call. The producer and consumer are the live neighbours in
+  /// the partitioned stage (the other steps of the same reshard are walked through).
   CollectiveCause causeOf(const ir::Operation& op) const;
 
 private:
@@ -83,6 +112,12 @@ private:
   uint32_t m_fileId = 0;
   std::array<std::unique_ptr<ir::Module>, 4> m_stages;
   std::vector<partition::InsertedCollective> m_inserted;
+  struct CauseIndex {
+    explicit CauseIndex(const ir::Module& written) : written(written) {}
+    OpIndex written;
+    std::unordered_map<const ir::Operation*, const partition::InsertedCollective*> inserted;
+  };
+  mutable std::unique_ptr<CauseIndex> m_causeIndex;
 };
 
 /// The mesh a function runs on: the mesh of the first sharding on `function`'s arguments,
@@ -90,30 +125,6 @@ private:
 /// none.
 const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* function = nullptr);
 
-/// Finds the ops of one stage that came from the same source as ops of another stage: the same
-/// source location and op name. (Passes keep the location of the op they rewrite; ops they
-/// insert take the location of the op they were inserted for, with another name.)
-class OpIndex {
-public:
-  explicit OpIndex(const ir::Module& module);
-  /// The first op (in pre-order) with `op`'s location and name; null when there is none.
-  const ir::Operation* find(const ir::Operation& op) const;
-  /// Collectives change names between stages (`sdy.all_gather` becomes `stablehlo.all_gather`)
-  /// and one reshard may become several at the same location: the `position`-th collective
-  /// (in pre-order) at `loc`, or null.
-  const ir::Operation* collectiveAt(support::SourceLocation loc, size_t position) const;
-  /// The position of collective `op` among the collectives at its location (see collectiveAt).
-  std::optional<size_t> collectivePosition(const ir::Operation& op) const;
 
-private:
-  using Key = std::tuple<uint32_t, uint32_t, uint32_t>;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, std::string_view>, const ir::Operation*> m_ops;
-  std::map<Key, std::vector<const ir::Operation*>> m_collectives;
-};
-
-/// Finds the op of `to` that corresponds to `op` of the module `from` indexes: the same source op,
-/// or for collectives the one at the same position among those at its location.
-const ir::Operation* correspondingOp(const OpIndex& from, const OpIndex& to,
-                                     const ir::Operation& op);
 
 } // namespace shardscope::session

@@ -1,0 +1,370 @@
+// The report document: program summary, meshes, stages with their graphs, values, collectives,
+// diagnostics, and optionally a diff and a run.
+#include "core/report/detail/report_model.h"
+
+
+#include "core/analysis/collective_cost.h"
+#include "core/analysis/shard_map_analysis.h"
+#include "core/io/mlir/mlir.h"
+#include "core/session/execution.h"
+#include "core/sharding/mesh_view.h"
+#include "core/sharding/notation.h"
+#include "core/sharding/value_sharding.h"
+
+#include <filesystem>
+#include <map>
+
+namespace shardscope::report::detail {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+std::string baseName(const std::string& path) {
+  return std::filesystem::path(path).filename().string();
+}
+
+Json locJson(support::SourceLocation loc) {
+  if (!loc.isValid())
+    return nullptr;
+  return Json{{"line", loc.line}, {"column", loc.column}};
+}
+
+int64_t countOps(const ir::Module& module) {
+  int64_t count = 0;
+  for (const ir::Operation* fn : module.functions())
+    static_cast<const ir::Operation*>(fn)->walk([&](const ir::Operation& op) {
+      count += &op != fn && !op.name().ends_with("return");
+    });
+  return count;
+}
+
+Json meshesJson(const ir::Module& module) {
+  Json meshes = Json::array();
+  for (const auto& op : module.body().ops()) {
+    if (!op->is("sdy.mesh"))
+      continue;
+    const auto* attr = op->attr("mesh").as<ir::MeshAttr>();
+    const auto* name = op->attr("sym_name").as<ir::StringAttr>();
+    if (!attr || !name)
+      continue;
+    sharding::MeshView view(attr->mesh);
+    Json axes = Json::array();
+    for (const ir::MeshAxis& axis : attr->mesh.axes)
+      axes.push_back({{"name", axis.name}, {"size", axis.size}});
+    Json devices = Json::array();
+    std::vector<int64_t> ids = view.deviceIds();
+    for (size_t p = 0; p < ids.size(); ++p)
+      devices.push_back({{"id", ids[p]}, {"coordinates", view.coordinatesAt(int64_t(p))}});
+    meshes.push_back({{"name", name->value},
+                      {"axes", axes},
+                      {"deviceCount", view.totalSize()},
+                      {"devices", devices}});
+  }
+  return meshes;
+}
+
+Json valueRow(const std::string& function, const std::string& name, const std::string& op,
+              support::SourceLocation loc, const ir::Value& value,
+              const analysis::VarianceAnalysis& variance) {
+  std::optional<ir::TensorSharding> s = sharding::valueSharding(value);
+  const analysis::VarianceSet* v = variance.varianceOf(value);
+  return Json{{"function", function},
+              {"name", name},
+              {"op", op},
+              {"loc", locJson(loc)},
+              {"type", value.type().str()},
+              {"typed", layout::typedLabel(value) + (v ? v->str() : "")},
+              {"partitionSpec", s ? sharding::partitionSpecNotation(*s) : ""},
+              {"shardy", s ? sharding::shardyNotation(*s) : ""},
+              {"variance", v ? v->str() : ""}};
+}
+
+// Every value of `module`; only the first `maxRows` rows are kept (`rowCount` counts all).
+Json valuesJson(const ir::Module& module, session::Stage stage, size_t maxRows) {
+  auto names = io::mlir::printedValueNames(module);
+  support::CollectingSink ignored;
+  analysis::ShardMapAnalysis shardMaps = analysis::analyzeShardMaps(module, ignored);
+  Json rows = Json::array();
+  size_t count = 0;
+  auto add = [&](const std::string& fname, const ir::Value& value, const std::string& op,
+                 support::SourceLocation loc) {
+    if (count++ < maxRows)
+      rows.push_back(valueRow(fname, names[&value], op, loc, value, shardMaps.variance));
+  };
+  for (const ir::Operation* fn : module.functions()) {
+    std::string fname(ir::func::name(*fn));
+    const ir::Block* body = ir::func::body(*fn);
+    if (!body)
+      continue;
+    for (const auto& arg : body->arguments())
+      add(fname, *arg, "argument", fn->loc());
+    fn->walk([&](const ir::Operation& op) {
+      if (&op == fn)
+        return;
+      for (const auto& result : op.results())
+        add(fname, *result, std::string(op.name()), op.loc());
+    });
+  }
+  return Json{{"stage", session::stageName(stage)}, {"rowCount", count}, {"rows", rows}};
+}
+
+Json axesJson(const std::vector<analysis::AxisTraffic>& perAxis) {
+  Json out = Json::array();
+  for (const analysis::AxisTraffic& t : perAxis)
+    out.push_back({{"axis", t.axis}, {"bytesSent", t.bytesSent}});
+  return out;
+}
+
+// Collectives and implicit pbroadcasts of `module`; only the first `maxRows` are listed, `counts`
+// and the byte totals cover all.
+Json collectivesJson(session::Program& program, const ir::Module& module, session::Stage stage,
+                     size_t maxRows) {
+  analysis::CostSummary costs = analysis::collectiveCosts(module);
+  Json items = Json::array();
+  std::map<std::pair<uint32_t, uint32_t>, int> positions;
+  std::map<std::string, int64_t> counts{{"explicit", 0}, {"inserted", 0},
+                                        {"implicit-pbroadcast", 0}};
+  for (const analysis::CollectiveCost& cost : costs.collectives) {
+    support::SourceLocation loc = cost.op->loc();
+    int k = positions[{loc.line, loc.column}]++;
+    std::string id = (loc.isValid() ? "L" + std::to_string(loc.line) + "C" +
+                                          std::to_string(loc.column)
+                                    : std::string("op")) +
+                     ":collective#" + std::to_string(k);
+    session::Program::CollectiveCause cause;
+    if (stage == session::Stage::Partitioned)
+      cause = program.causeOf(*cost.op);
+    else
+      cause.why = "written in the program";
+    ++counts[cause.inserted ? "inserted" : "explicit"];
+    if (items.size() >= maxRows)
+      continue;
+    const ir::Operation* fn = cost.op->parentOfName("func.func");
+    items.push_back({{"id", id},
+                     {"category", cause.inserted ? "inserted" : "explicit"},
+                     {"op", cost.op->name()},
+                     {"function", fn ? std::string(ir::func::name(*fn)) : ""},
+                     {"loc", locJson(loc)},
+                     {"kind", cost.kind},
+                     {"axes", cost.axes},
+                     {"groupSize", cost.groupSize},
+                     {"numGroups", cost.numGroups},
+                     {"bytesSent", cost.bytesSent},
+                     {"bytesReceived", cost.bytesReceived},
+                     {"perAxis", axesJson(cost.perAxis)},
+                     {"why", cause.why},
+                     {"note", cost.note}});
+  }
+  support::CollectingSink ignored;
+  analysis::ShardMapAnalysis shardMaps = analysis::analyzeShardMaps(module, ignored);
+  for (const analysis::PbroadcastSite& site : shardMaps.variance.pbroadcasts()) {
+    ++counts["implicit-pbroadcast"];
+    if (items.size() >= maxRows)
+      continue;
+    const ir::Operation* fn = site.op->parentOfName("func.func");
+    std::string axes = analysis::quotedAxes(site.axes);
+    support::SourceLocation loc = site.op->loc();
+    std::string id = (loc.isValid() ? "L" + std::to_string(loc.line) + "C" +
+                                          std::to_string(loc.column)
+                                    : std::string("op")) +
+                     ":pvary" + std::to_string(site.operandIndex);
+    items.push_back({{"id", id},
+                     {"category", "implicit-pbroadcast"},
+                     {"op", "pbroadcast"},
+                     {"function", fn ? std::string(ir::func::name(*fn)) : ""},
+                     {"loc", locJson(loc)},
+                     {"kind", "pbroadcast"},
+                     {"axes", site.axes},
+                     {"groupSize", 1},
+                     {"numGroups", 1},
+                     {"bytesSent", 0},
+                     {"bytesReceived", 0},
+                     {"perAxis", Json::array()},
+                     {"why", "implicit pbroadcast (" +
+                                 std::string(analysis::pbroadcastReasonName(site.reason)) +
+                                 ") of operand #" + std::to_string(site.operandIndex) + " of '" +
+                                 std::string(site.op->name()) + "' over " + axes +
+                                 ": JAX inserts a free pvary, no communication"},
+                     {"note", ""}});
+  }
+  Json byCategory;
+  for (const auto& [category, n] : counts)
+    byCategory[category] = n;
+  return Json{{"stage", session::stageName(stage)},
+              {"counts", byCategory},
+              {"items", items},
+              {"totalBytesSent", costs.totalBytesSent},
+              {"perAxis", axesJson(costs.perAxis)}};
+}
+
+Json diagnosticJson(const session::Program& program, const support::Diagnostic& d) {
+  Json out{{"severity", support::severityName(d.severity)},
+           {"message", d.message},
+           {"loc", locJson(d.loc)},
+           {"source", d.loc.isValid() ? std::string(program.sources().lineText(d.loc.fileId,
+                                                                                d.loc.line))
+                                      : std::string()}};
+  return out;
+}
+
+Json runJson(session::Program& program, const ReportOptions& options) {
+  support::CollectingSink sink;
+  session::ExecutionOptions exec;
+  exec.function = options.function;
+  exec.checkReference = true;
+  Json out{{"ok", false}};
+  auto fail = [&](Json& o) {
+    Json errors = Json::array();
+    for (const support::Diagnostic& d : sink.diagnostics())
+      errors.push_back(diagnosticJson(program, d));
+    o["errors"] = errors;
+    return o;
+  };
+  auto execution = session::Execution::create(program, exec, sink);
+  if (!execution || !execution->setInputs(session::InputSpec{}) || !execution->start())
+    return fail(out);
+  session::StopReason reason = execution->runToEnd();
+  out["function"] = std::string(ir::func::name(execution->function()));
+  out["stage"] = "per-device";
+  out["devices"] = execution->numDevices();
+  out["inputs"] = "iota";
+  out["steps"] = execution->steps();
+  out["status"] = std::string(session::stopReasonName(reason));
+  Json inputs = Json::array();
+  for (const exec::Tensor& t : execution->inputs())
+    inputs.push_back(t.str(8));
+  out["inputValues"] = inputs;
+  std::string error;
+  Json results = Json::array();
+  if (reason == session::StopReason::Finished)
+    if (auto values = execution->globalResults(error))
+      for (const exec::Tensor& t : *values)
+        results.push_back(t.str(8));
+  out["results"] = results;
+  out["reference"] = execution->referenceSummary();
+  Json divergences = Json::array();
+  for (const session::Divergence& d : execution->divergences())
+    divergences.push_back({{"op", d.op ? std::string(d.op->name()) : ""},
+                           {"loc", d.op ? locJson(d.op->loc()) : Json(nullptr)},
+                           {"result", d.result},
+                           {"kind", d.kind},
+                           {"devices", d.devices},
+                           {"message", d.message}});
+  out["divergences"] = divergences;
+  out["ok"] = reason == session::StopReason::Finished && execution->divergences().empty();
+  return fail(out);
+}
+
+std::vector<session::Stage> stagesOf(const ReportOptions& options) {
+  if (!options.stages.empty())
+    return options.stages;
+  return {session::kStages.begin(), session::kStages.end()};
+}
+
+} // namespace
+
+bool buildReportModel(session::Program& program, const ReportOptions& options, LayoutNeed need,
+                      ReportModel& model, support::DiagnosticSink& sink) {
+  const ir::Module& written = program.asWritten();
+  std::string function = pickFunction(written, options.function);
+  if (function.empty()) {
+    sink.error({}, options.function.empty() ? "the program has no function"
+                                            : "no function '" + options.function + "'");
+    return false;
+  }
+  Json& data = model.data;
+  data["schemaVersion"] = kSchemaVersion;
+  data["generator"] = "shardscope-cli report";
+  Json functions = Json::array();
+  for (const ir::Operation* fn : written.functions())
+    functions.push_back(std::string(ir::func::name(*fn)));
+  data["program"] = {{"file", baseName(program.path())},
+                     {"function", function},
+                     {"functions", functions},
+                     {"opCount", countOps(written)}};
+  data["meshes"] = meshesJson(written);
+  // Placeholders fix the key order of the document (the schema's order).
+  for (const char* key : {"stages", "values", "collectives", "diagnostics", "diff", "run"})
+    data[key] = nullptr;
+
+  support::CollectingSink diagnostics;
+  analysis::analyzeShardMaps(written, diagnostics);
+  Json stages = Json::array();
+  for (session::Stage stage : stagesOf(options)) {
+    if (options.cancel && options.cancel->load()) {
+      sink.error({}, "report cancelled");
+      return false;
+    }
+    StageGraph graph;
+    support::CollectingSink stageSink;
+    bool ok = buildStageGraph(program, stage, function, options, graph, stageSink);
+    for (const support::Diagnostic& d : stageSink.diagnostics())
+      diagnostics.report(d);
+    if (ok && need == LayoutNeed::All)
+      layoutStageGraph(graph, options);
+    const ir::Module* module = program.stage(stage, stageSink);
+    Json s{{"name", session::stageName(stage)}, {"ok", ok}};
+    if (module)
+      s["opCount"] = countOps(*module);
+    if (ok)
+      s["graph"] = nullptr; // filled below, after a diff may have marked nodes
+    model.graphs.push_back(std::move(graph));
+    stages.push_back(std::move(s));
+  }
+
+  // Values of the propagated stage and collectives of the partitioned one, unless one stage was
+  // asked for: then that stage's (collectives of the per-device stage are priced globally).
+  support::CollectingSink ignored;
+  bool one = options.stages.size() == 1;
+  session::Stage valueStage = one ? options.stages[0] : session::Stage::Propagated;
+  session::Stage collectiveStage =
+      one && options.stages[0] != session::Stage::PerDevice ? options.stages[0]
+                                                            : session::Stage::Partitioned;
+  size_t rows = need == LayoutNeed::All ? options.maxTableRows : SIZE_MAX;
+  const ir::Module* valueModule = program.stage(valueStage, ignored);
+  data["values"] = valuesJson(valueModule ? *valueModule : written,
+                              valueModule ? valueStage : session::Stage::AsWritten, rows);
+  const ir::Module* collectiveModule = program.stage(collectiveStage, ignored);
+  data["collectives"] = collectivesJson(program, collectiveModule ? *collectiveModule : written,
+                                        collectiveModule ? collectiveStage
+                                                         : session::Stage::AsWritten,
+                                        rows);
+  Json diags = Json::array();
+  for (const support::Diagnostic& d : diagnostics.diagnostics())
+    diags.push_back(diagnosticJson(program, d));
+  data["diagnostics"] = diags;
+
+  data["diff"] = nullptr;
+  if (options.diffStages || options.diffWith) {
+    session::Stage fromStage = options.diffStages ? options.diffStages->first
+                                                  : options.graphStage;
+    session::Stage toStage = options.diffStages ? options.diffStages->second
+                                                : options.graphStage;
+    session::Program& other = options.diffWith ? *options.diffWith : program;
+    StageGraph from, to;
+    std::string otherFunction = pickFunction(other.asWritten(), options.function);
+    if (!buildStageGraph(program, fromStage, function, options, from, sink) ||
+        !buildStageGraph(other, toStage, otherFunction.empty() ? function : otherFunction,
+                         options, to, sink))
+      return false;
+    Json diff = diffGraphs(from, to);
+    data["diff"] = {{"from", {{"file", baseName(program.path())}, {"stage", session::stageName(fromStage)}}},
+                    {"to", {{"file", baseName(other.path())}, {"stage", session::stageName(toStage)}}},
+                    {"summary", diff["summary"]},
+                    {"changes", diff["changes"]}};
+    // The stage graph of the target (same program) shows what changed.
+    if (!options.diffWith)
+      for (StageGraph& g : model.graphs)
+        if (g.ok && g.stage == toStage)
+          markDiff(diff, g);
+  }
+  for (size_t i = 0; i < model.graphs.size(); ++i)
+    if (model.graphs[i].ok)
+      stages[i]["graph"] = graphJson(model.graphs[i]);
+  data["stages"] = std::move(stages);
+  data["run"] = options.run ? runJson(program, options) : Json(nullptr);
+  return true;
+}
+
+} // namespace shardscope::report::detail

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Times `shardscope-cli report` on a generated 100k-op program (Release build):
+#   tests/bench/report_bench/run_report_bench.sh BUILD_DIR
+# Two programs from shardscope-gen-module: the default (100 functions of 1000 ops called from
+# @main) and one flat function of 100k ops (the collapsing stress case: chains and segments).
+# For each: HTML with `--stage as-written`, `--stage propagated`, and the full report (all four
+# stages; the partitioned and per-device stages each re-run propagation and partitioning from the
+# source). Best of RUNS (default 3) wall times, peak RSS from GNU time.
+set -euo pipefail
+if (($# != 1)); then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+ops=${OPS:-100000}
+runs=${RUNS:-3}
+gen=$build/tests/bench/shardscope-gen-module
+cli=$build/app/cli/shardscope-cli
+work=$build/bench-data/report
+mkdir -p "$work"
+"$gen" --ops "$ops" -o "$work/calls.mlir"
+"$gen" --ops "$ops" --ops-per-function "$ops" -o "$work/flat.mlir"
+
+time_best() { # time_best LABEL ARGS...: prints the best wall time and its peak RSS
+  local label=$1 best="" rss=""
+  shift
+  for ((i = 0; i < runs; ++i)); do
+    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$cli" "$@" >/dev/null
+    read -r wall kb <"$work/time.txt"
+    if [[ -z $best ]] || (($(echo "$wall < $best" | bc) == 1)); then
+      best=$wall
+      rss=$kb
+    fi
+  done
+  printf "  %-44s %7.2f s %7d MB\n" "$label" "$best" $((rss / 1024))
+}
+
+# calls.mlir shows @main (100 calls); flat.mlir shows its one 100k-op function, @chain_0.
+for program in calls flat; do
+  fn=main
+  [[ $program == flat ]] && fn=chain_0
+  echo "$program.mlir ($ops ops, graph of @$fn):"
+  args=("$work/$program.mlir" --function "$fn")
+  time_best "report --stage as-written (HTML)" report "${args[@]}" -o "$work/$program.aw.html" --stage as-written
+  time_best "report --stage propagated (HTML)" report "${args[@]}" -o "$work/$program.p.html" --stage propagated
+  time_best "report --stage propagated (JSON)" report "${args[@]}" -o "$work/$program.p.json" --stage propagated
+  time_best "report, all four stages (HTML)" report "${args[@]}" -o "$work/$program.html"
+done
