@@ -2,8 +2,13 @@
 
 #include "app/gui/main_window.h"
 
+#include "widgets/controller/engine_controller.h"
+#include "widgets/controller/session_context.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QImage>
 #include <QPixmap>
 #include <QTimer>
 
@@ -15,6 +20,9 @@ namespace {
 struct Options {
   QString program;        // empty: start without a program
   QString screenshotPath; // empty: run interactively
+  QString select;         // a value to select once the program is analysed
+  QString stage;          // the stage to show
+  bool dark = false;
 };
 
 // Parses the command line of `app`; exits for --help and --version, and returns nothing after
@@ -36,6 +44,20 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
           "main", "Render the window to the PNG <file> once it is shown, then exit."),
       QStringLiteral("file"));
   parser.addOption(screenshotOption);
+  const QCommandLineOption selectOption(
+      QStringLiteral("select"),
+      QCoreApplication::translate("main", "Select the value <name> (e.g. %0 or arg:main#1)."),
+      QStringLiteral("name"));
+  parser.addOption(selectOption);
+  const QCommandLineOption stageOption(
+      QStringLiteral("stage"),
+      QCoreApplication::translate(
+          "main", "Show <stage>: as-written, propagated, partitioned or per-device."),
+      QStringLiteral("stage"));
+  parser.addOption(stageOption);
+  const QCommandLineOption darkOption(
+      QStringLiteral("dark"), QCoreApplication::translate("main", "Use the dark palette."));
+  parser.addOption(darkOption);
   parser.process(app);
 
   const QStringList programs = parser.positionalArguments();
@@ -44,20 +66,55 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
                  static_cast<long long>(programs.size()));
     return std::nullopt;
   }
-  return Options{programs.value(0), parser.value(screenshotOption)};
+  Options options{programs.value(0), parser.value(screenshotOption), parser.value(selectOption),
+                  parser.value(stageOption), parser.isSet(darkOption)};
+  shardscope::widgets::StageId stage;
+  if (!options.stage.isEmpty() && !shardscope::widgets::parseStageKey(options.stage, &stage)) {
+    std::fprintf(stderr, "shardscope: unknown stage '%s'\n", qPrintable(options.stage));
+    return std::nullopt;
+  }
+  return options;
 }
 
 // Renders `window` into the PNG file `path` once the event loop runs (so the window is shown
 // and laid out), then ends the event loop: 0 when the file was written, 1 otherwise.
-void screenshotAndQuit(QWidget* window, const QString& path) {
-  QTimer::singleShot(0, window, [window, path] {
-    if (window->grab().save(path, "PNG")) {
+void screenshotAndQuit(shardscope::gui::MainWindow* window, const QString& path) {
+  // Wait until the engine is idle (the graph layout follows the analysis), then let the queued
+  // snapshot updates and the widget layout run.
+  auto* poll = new QTimer(window);
+  auto* waited = new QElapsedTimer;
+  waited->start();
+  poll->setInterval(20);
+  QObject::connect(poll, &QTimer::timeout, window, [window, path, poll, waited] {
+    if (window->controller()->isBusy() && waited->elapsed() < 30000)
+      return;
+    poll->stop();
+    delete waited;
+    QTimer::singleShot(50, window, [window, path] {
+    // The panels a screenshot must show; a missing one is a failure, not a blank area.
+    for (const char* name : {"sourceView", "valuesPanel", "collectivesPanel", "problemsPanel",
+                             "inspectorPanel", "meshView", "tensorShardingView",
+                             "executionPanel", "stageSelector", "graphPanel"})
+      if (!window->findChild<QWidget*>(QString::fromLatin1(name))) {
+        std::fprintf(stderr, "shardscope: the window has no panel '%s'\n", name);
+        QCoreApplication::exit(1);
+        return;
+      }
+    const QImage image = window->grab().toImage();
+    if (image.isNull() || image.width() < 100 || image.height() < 100) {
+      std::fprintf(stderr, "shardscope: the window rendered an empty image\n");
+      QCoreApplication::exit(1);
+      return;
+    }
+    if (image.save(path, "PNG")) {
       QCoreApplication::exit(0);
       return;
     }
     std::fprintf(stderr, "shardscope: could not write screenshot %s\n", qPrintable(path));
     QCoreApplication::exit(1);
+    });
   });
+  poll->start();
 }
 
 } // namespace
@@ -73,10 +130,28 @@ int main(int argc, char** argv) {
     return 2;
 
   shardscope::gui::MainWindow window;
+  if (options->dark)
+    window.setDarkPalette(true, /*remember=*/false);
+  // Select and show the stage once the program is analysed; then take the screenshot.
+  QObject::connect(&window, &shardscope::gui::MainWindow::programLoaded, &window, [&] {
+    shardscope::widgets::StageId stage;
+    if (!options->stage.isEmpty() && shardscope::widgets::parseStageKey(options->stage, &stage))
+      window.context()->setStage(stage);
+    if (!options->select.isEmpty())
+      window.context()->selectValue(options->select);
+  });
+  const bool screenshot = !options->screenshotPath.isEmpty();
+  if (screenshot) {
+    window.resize(1440, 900);
+    auto shoot = [&] { screenshotAndQuit(&window, options->screenshotPath); };
+    QObject::connect(&window, &shardscope::gui::MainWindow::programLoaded, &window, shoot);
+    QObject::connect(&window, &shardscope::gui::MainWindow::programFailed, &window, shoot);
+  }
+  bool opened = false;
   if (!options->program.isEmpty())
-    window.openFile(options->program);
+    opened = window.openFile(options->program);
   window.show();
-  if (!options->screenshotPath.isEmpty())
+  if (screenshot && !opened)
     screenshotAndQuit(&window, options->screenshotPath);
   return QApplication::exec();
 }

@@ -1,19 +1,48 @@
 #include "app/gui/main_window.h"
 
+#include "widgets/controller/engine_controller.h"
 #include "widgets/controller/recent_files.h"
+#include "widgets/controller/session_context.h"
+#include "widgets/graph/graph_panel.h"
+#include "widgets/views/execution_panel.h"
+#include "widgets/views/inspector_panel.h"
+#include "widgets/views/mesh_view.h"
+#include "widgets/views/panels.h"
 #include "widgets/views/recent_files_menu.h"
 #include "widgets/views/source_view.h"
+#include "widgets/views/stage_selector.h"
+#include "widgets/views/tensor_sharding_view.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScreen>
+#include <QScrollArea>
+#include <QShowEvent>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyleFactory>
+#include <QToolBar>
+#include <QUrl>
 
 // Q_INIT_RESOURCE must be used outside any namespace. The window is the only user of the
 // resources, and the call keeps the linker from dropping them out of this static library.
@@ -25,25 +54,227 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kDarkKey = QStringLiteral("mainWindow/darkPalette");
 constexpr int kTransientMessageMs = 5000;
-constexpr QSize kDefaultSize(1000, 700);
+constexpr QSize kDefaultSize(1440, 900);
+constexpr int kStateVersion = 3; // bump when the set of docks changes
+
+QPalette darkPalette() {
+  QPalette p;
+  const QColor window(0x2b, 0x2b, 0x2e), base(0x1e, 0x1e, 0x20), text(0xe6, 0xe6, 0xe6);
+  p.setColor(QPalette::Window, window);
+  p.setColor(QPalette::WindowText, text);
+  p.setColor(QPalette::Base, base);
+  p.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x29));
+  p.setColor(QPalette::ToolTipBase, window);
+  p.setColor(QPalette::ToolTipText, text);
+  p.setColor(QPalette::Text, text);
+  p.setColor(QPalette::Button, window);
+  p.setColor(QPalette::ButtonText, text);
+  p.setColor(QPalette::BrightText, Qt::red);
+  p.setColor(QPalette::Highlight, QColor(0x2f, 0x65, 0xca));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::Link, QColor(0x6a, 0xa7, 0xff));
+  p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x96));
+  p.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x55));
+  p.setColor(QPalette::Midlight, QColor(0x45, 0x45, 0x4a));
+  p.setColor(QPalette::Dark, QColor(0x70, 0x70, 0x78));
+  p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x70, 0x70, 0x70));
+  p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x70, 0x70, 0x70));
+  p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x70, 0x70, 0x70));
+  return p;
+}
 
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_recentFiles(new widgets::RecentFiles(this)),
-      m_sourceView(new widgets::SourceView(this)) {
+      m_context(new widgets::SessionContext(this)),
+      m_controller(new widgets::EngineController(this)),
+      m_sourceView(new widgets::SourceView(this)), m_watcher(new QFileSystemWatcher(this)),
+      m_progress(new QProgressBar(this)), m_cancel(new QPushButton(tr("Cancel"), this)) {
   initResources();
   setObjectName(QStringLiteral("mainWindow"));
   setWindowTitle(tr("ShardScope"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/shardscope.svg")));
+  setAcceptDrops(true);
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+  // The right column (inspector, mesh, tensor) runs the full height.
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
 
   m_sourceView->setPlaceholderText(tr("Open a program (StableHLO with Shardy shardings) with "
-                                      "File \u2192 Open\u2026"));
+                                      "File \u2192 Open\u2026 or drop it here"));
   setCentralWidget(m_sourceView);
+  createPanels();
+  createToolBar();
   createMenus();
-  statusBar(); // Created up front, so that the first message does not resize the view.
+
+  m_progress->setRange(0, 0);
+  m_progress->setMaximumWidth(160);
+  m_progress->setObjectName(QStringLiteral("progressBar"));
+  m_cancel->setObjectName(QStringLiteral("statusCancelButton"));
+  statusBar()->addPermanentWidget(m_progress);
+  statusBar()->addPermanentWidget(m_cancel);
+  m_progress->hide();
+  m_cancel->hide();
+  connect(m_cancel, &QPushButton::clicked, m_controller, &widgets::EngineController::cancel);
+
+  connect(m_controller, &widgets::EngineController::progressVisible, this,
+          [this](bool visible, const QString& what) {
+            m_progress->setVisible(visible);
+            m_cancel->setVisible(visible);
+            if (visible)
+              statusBar()->showMessage(what + QStringLiteral("\u2026"));
+          });
+  connect(m_controller, &widgets::EngineController::programLoaded, this,
+          [this](widgets::ProgramSnapshotPtr program) {
+            if (QFileInfo(program->path).absoluteFilePath() != m_currentFile)
+              return; // an older request
+            m_context->setProgram(program);
+            int errors = 0;
+            for (const widgets::ProblemRow& p : program->problems)
+              errors += p.severity == QLatin1String("error");
+            statusBar()->showMessage(
+                tr("Analysed %1: %2 values, %3 collectives after partitioning, %4 problems")
+                    .arg(QFileInfo(program->path).fileName())
+                    .arg(program->stage(widgets::StageId::AsWritten).values.size())
+                    .arg(program->stage(widgets::StageId::Partitioned).collectives.size())
+                    .arg(program->problems.size()),
+                kTransientMessageMs);
+            if (errors > 0)
+              if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
+                dock->raise();
+            applyPendingSession();
+            Q_EMIT programLoaded();
+          });
+  connect(m_controller, &widgets::EngineController::loadFailed, this,
+          [this](const QString&, const QString& message,
+                 const QVector<widgets::ProblemRow>& problems) {
+            m_context->setProgram(nullptr);
+            m_problems->showLoadProblems(problems);
+            // Show the problem and its line.
+            if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
+              dock->raise();
+            if (!problems.isEmpty() && problems.first().line > 0)
+              m_sourceView->setHighlights(problems.first().line, {});
+            statusBar()->showMessage(tr("Could not analyse the program: %1").arg(message));
+            Q_EMIT programFailed();
+          });
+  connect(m_controller, &widgets::EngineController::executionChanged, m_context,
+          &widgets::SessionContext::setExecution);
+  connect(m_controller, &widgets::EngineController::errorOccurred, this,
+          [this](const QString& message) { statusBar()->showMessage(message); });
+  connect(m_controller, &widgets::EngineController::breakpointsChanged, this,
+          &MainWindow::updateSourceHighlights);
+  connect(m_context, &widgets::SessionContext::selectionChanged, this,
+          &MainWindow::updateSourceHighlights);
+  connect(m_context, &widgets::SessionContext::executionChanged, this,
+          &MainWindow::updateSourceHighlights);
+  connect(m_context, &widgets::SessionContext::stageChanged, this, [this] {
+    const widgets::ProgramSnapshotPtr program = m_context->program();
+    m_stageText->setPlainText(program ? program->stage(m_context->stage()).text : QString());
+  });
+  connect(m_context, &widgets::SessionContext::programChanged, this, [this] {
+    const widgets::ProgramSnapshotPtr program = m_context->program();
+    m_stageText->setPlainText(program ? program->stage(m_context->stage()).text : QString());
+  });
+  connect(m_sourceView, &widgets::SourceView::lineClicked, m_context,
+          &widgets::SessionContext::selectLine);
+  connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
+
   restoreWindowSettings();
+}
+
+MainWindow::~MainWindow() = default;
+
+QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& name,
+                                  Qt::DockWidgetArea area) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(name);
+  // Panels with many controls scroll rather than force a large minimum window size.
+  if (panel != m_graph &&
+      (panel->minimumSizeHint().width() > 200 || panel->minimumSizeHint().height() > 150)) {
+    auto* scroll = new QScrollArea(dock);
+    scroll->setObjectName(name + QStringLiteral("Scroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel);
+    dock->setWidget(scroll);
+  } else {
+    dock->setWidget(panel);
+  }
+  addDockWidget(area, dock);
+  return dock;
+}
+
+void MainWindow::createPanels() {
+  m_values = new widgets::ValuesPanel(m_context, this);
+  m_collectives = new widgets::CollectivesPanel(m_context, this);
+  m_problems = new widgets::ProblemsPanel(m_context, this);
+  m_inspector = new widgets::InspectorPanel(m_context, this);
+  m_mesh = new widgets::MeshView(m_context, this);
+  m_tensor = new widgets::TensorShardingView(m_context, this);
+  m_execution = new widgets::ExecutionPanel(m_controller, m_context, this);
+  m_graph = new widgets::GraphPanel(m_controller, m_context, this);
+  m_stageText = new widgets::SourceView(this);
+  m_stageText->setObjectName(QStringLiteral("stageTextView"));
+  m_stageText->setPlaceholderText(tr("The module of the selected stage appears here."));
+
+  QDockWidget* values = addPanel(m_values, tr("Values"), QStringLiteral("valuesDock"),
+                                 Qt::BottomDockWidgetArea);
+  QDockWidget* collectives = addPanel(m_collectives, tr("Collectives"),
+                                      QStringLiteral("collectivesDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* problems = addPanel(m_problems, tr("Problems"), QStringLiteral("problemsDock"),
+                                   Qt::BottomDockWidgetArea);
+  QDockWidget* execution = addPanel(m_execution, tr("Execution"),
+                                    QStringLiteral("executionDock"), Qt::BottomDockWidgetArea);
+  QDockWidget* stageText = addPanel(m_stageText, tr("Stage IR"), QStringLiteral("stageTextDock"),
+                                    Qt::BottomDockWidgetArea);
+  QDockWidget* graph = addPanel(m_graph, tr("Graph"), QStringLiteral("graphDock"),
+                                Qt::LeftDockWidgetArea);
+  Q_UNUSED(graph);
+  QDockWidget* inspector = addPanel(m_inspector, tr("Inspector"), QStringLiteral("inspectorDock"),
+                                    Qt::RightDockWidgetArea);
+  QDockWidget* mesh = addPanel(m_mesh, tr("Mesh"), QStringLiteral("meshDock"),
+                               Qt::RightDockWidgetArea);
+  QDockWidget* tensor = addPanel(m_tensor, tr("Tensor Sharding"),
+                                 QStringLiteral("tensorShardingDock"), Qt::RightDockWidgetArea);
+  tabifyDockWidget(values, collectives);
+  tabifyDockWidget(collectives, problems);
+  tabifyDockWidget(problems, execution);
+  tabifyDockWidget(execution, stageText);
+  values->raise();
+  Q_UNUSED(inspector);
+  Q_UNUSED(mesh);
+  Q_UNUSED(tensor);
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (m_shownOnce || m_layoutRestored)
+    return;
+  m_shownOnce = true;
+  // Default proportions, once the window has its size: the source and the values share the
+  // height, the right column is wide enough for the inspector's notations.
+  auto* inspector = findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
+  auto* mesh = findChild<QDockWidget*>(QStringLiteral("meshDock"));
+  auto* tensor = findChild<QDockWidget*>(QStringLiteral("tensorShardingDock"));
+  auto* values = findChild<QDockWidget*>(QStringLiteral("valuesDock"));
+  const int h = height();
+  resizeDocks({inspector, mesh, tensor}, {h * 38 / 100, h * 26 / 100, h * 36 / 100}, Qt::Vertical);
+  resizeDocks({inspector}, {width() * 38 / 100}, Qt::Horizontal);
+  resizeDocks({values}, {h * 40 / 100}, Qt::Vertical);
+  auto* graph = findChild<QDockWidget*>(QStringLiteral("graphDock"));
+  resizeDocks({graph}, {width() * 34 / 100}, Qt::Horizontal);
+}
+
+void MainWindow::createToolBar() {
+  QToolBar* bar = addToolBar(tr("Main"));
+  bar->setObjectName(QStringLiteral("mainToolBar"));
+  bar->setMovable(false);
+  m_stageSelector = new widgets::StageSelector(m_context, bar);
+  bar->addWidget(m_stageSelector);
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -55,14 +286,64 @@ bool MainWindow::openFile(const QString& path) {
     return false;
   }
   const QFileInfo info(file);
+  if (!m_currentFile.isEmpty())
+    m_watcher->removePath(m_currentFile);
   m_currentFile = info.absoluteFilePath();
+  m_watcher->addPath(m_currentFile);
+  const int selected = m_sourceView->selectedLine();
   m_sourceView->setPlainText(QString::fromUtf8(file.readAll()));
+  if (selected > 0)
+    m_sourceView->setHighlights(selected, {});
   setWindowFilePath(m_currentFile);
   setWindowTitle(tr("%1 \u2014 ShardScope").arg(info.fileName()));
   m_recentFiles->add(m_currentFile);
   statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(m_currentFile)),
                            kTransientMessageMs);
+  m_controller->load(m_currentFile);
   return true;
+}
+
+bool MainWindow::openExample(const QString& name) {
+  // The engine reads files, so the bundled example is copied out of the resources first.
+  const QString dir =
+      QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/examples");
+  const QString path = dir + QLatin1Char('/') + name;
+  QFile source(QStringLiteral(":/examples/") + name);
+  if (!QDir().mkpath(dir) || !source.open(QIODevice::ReadOnly)) {
+    statusBar()->showMessage(tr("Could not open the example %1").arg(name));
+    return false;
+  }
+  QSaveFile copy(path);
+  if (!copy.open(QIODevice::WriteOnly) || copy.write(source.readAll()) < 0 || !copy.commit()) {
+    statusBar()->showMessage(tr("Could not write %1: %2").arg(path, copy.errorString()));
+    return false;
+  }
+  return openFile(path);
+}
+
+void MainWindow::reload() {
+  if (!m_currentFile.isEmpty())
+    openFile(m_currentFile);
+}
+
+void MainWindow::fileChangedOnDisk(const QString& path) {
+  if (path != m_currentFile || m_reloadPromptOpen)
+    return;
+  // Editors replace files by renaming: watch the new file under the same name.
+  if (QFileInfo::exists(path) && !m_watcher->files().contains(path))
+    m_watcher->addPath(path);
+  m_reloadPromptOpen = true;
+  auto* box = new QMessageBox(QMessageBox::Question, tr("Program Changed"),
+                              tr("%1 changed on disk. Reload it?").arg(QFileInfo(path).fileName()),
+                              QMessageBox::Yes | QMessageBox::No, this);
+  box->setObjectName(QStringLiteral("reloadPrompt"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  connect(box, &QMessageBox::finished, this, [this, box, path](int) {
+    m_reloadPromptOpen = false;
+    if (box->clickedButton() == box->button(QMessageBox::Yes) && path == m_currentFile)
+      reload();
+  });
+  box->open();
 }
 
 void MainWindow::chooseFile() {
@@ -72,6 +353,123 @@ void MainWindow::chooseFile() {
                                                     tr("MLIR programs (*.mlir);;All files (*)"));
   if (!path.isEmpty())
     openFile(path);
+}
+
+bool MainWindow::saveSession(const QString& path) {
+  QJsonObject session;
+  session.insert(QStringLiteral("version"), 1);
+  session.insert(QStringLiteral("file"), m_currentFile);
+  session.insert(QStringLiteral("stage"), widgets::stageKey(m_context->stage()));
+  if (m_context->diffBase() >= 0)
+    session.insert(QStringLiteral("diffBase"),
+                   widgets::stageKey(static_cast<widgets::StageId>(m_context->diffBase())));
+  QJsonArray breakpoints;
+  QStringList sorted = m_controller->breakpoints().values();
+  sorted.sort();
+  for (const QString& op : sorted)
+    breakpoints.push_back(op);
+  session.insert(QStringLiteral("breakpoints"), breakpoints);
+  QJsonObject selection;
+  if (!m_context->selectedValue().isEmpty())
+    selection.insert(QStringLiteral("value"), m_context->selectedValue());
+  else if (!m_context->selectedOp().isEmpty())
+    selection.insert(QStringLiteral("op"), m_context->selectedOp());
+  session.insert(QStringLiteral("selection"), selection);
+  session.insert(QStringLiteral("expandedClusters"),
+                 QJsonArray::fromStringList(m_graph->expandedClusters()));
+  session.insert(QStringLiteral("collapsedClusters"),
+                 QJsonArray::fromStringList(m_graph->collapsedClusters()));
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) ||
+      file.write(QJsonDocument(session).toJson()) < 0 || !file.commit()) {
+    statusBar()->showMessage(tr("Could not save the session to %1: %2")
+                                 .arg(QDir::toNativeSeparators(path), file.errorString()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved the session to %1").arg(QDir::toNativeSeparators(path)),
+                           kTransientMessageMs);
+  return true;
+}
+
+bool MainWindow::restoreSession(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    statusBar()->showMessage(tr("Could not open the session %1: %2")
+                                 .arg(QDir::toNativeSeparators(path), file.errorString()));
+    return false;
+  }
+  QJsonParseError error;
+  const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
+  if (!doc.isObject()) {
+    statusBar()->showMessage(tr("%1 is not a ShardScope session: %2")
+                                 .arg(QDir::toNativeSeparators(path), error.errorString()));
+    return false;
+  }
+  const QString program = doc.object().value(QStringLiteral("file")).toString();
+  m_pendingSession = QJsonDocument(doc.object()).toJson();
+  if (program.isEmpty() || !openFile(program)) {
+    m_pendingSession.clear();
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::applyPendingSession() {
+  if (m_pendingSession.isEmpty())
+    return;
+  const QJsonObject session = QJsonDocument::fromJson(m_pendingSession).object();
+  m_pendingSession.clear();
+  widgets::StageId stage = widgets::StageId::AsWritten;
+  if (widgets::parseStageKey(session.value(QStringLiteral("stage")).toString(), &stage))
+    m_context->setStage(stage);
+  widgets::StageId base = widgets::StageId::AsWritten;
+  m_context->setDiffBase(
+      widgets::parseStageKey(session.value(QStringLiteral("diffBase")).toString(), &base)
+          ? static_cast<int>(base)
+          : -1);
+  for (const QString& op : m_controller->breakpoints())
+    m_controller->setBreakpoint(op, false);
+  for (const QJsonValue& op : session.value(QStringLiteral("breakpoints")).toArray())
+    m_controller->setBreakpoint(op.toString(), true);
+  QStringList expanded, collapsed;
+  for (const QJsonValue& id : session.value(QStringLiteral("expandedClusters")).toArray())
+    expanded.push_back(id.toString());
+  for (const QJsonValue& id : session.value(QStringLiteral("collapsedClusters")).toArray())
+    collapsed.push_back(id.toString());
+  if (!expanded.isEmpty() || !collapsed.isEmpty())
+    m_graph->setClusters(expanded, collapsed);
+  const QJsonObject selection = session.value(QStringLiteral("selection")).toObject();
+  if (selection.contains(QStringLiteral("value")))
+    m_context->selectValue(selection.value(QStringLiteral("value")).toString());
+  else if (selection.contains(QStringLiteral("op")))
+    m_context->selectOp(selection.value(QStringLiteral("op")).toString());
+}
+
+void MainWindow::chooseSessionToSave() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save Session"), QString(),
+                                                    tr("ShardScope sessions (*.json)"));
+  if (!path.isEmpty())
+    saveSession(path);
+}
+
+void MainWindow::chooseSessionToRestore() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
+                                                    tr("ShardScope sessions (*.json)"));
+  if (!path.isEmpty())
+    restoreSession(path);
+}
+
+void MainWindow::setDarkPalette(bool dark, bool remember) {
+  m_dark = dark;
+  if (dark) {
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(darkPalette());
+  } else {
+    QApplication::setPalette(QApplication::style()->standardPalette());
+  }
+  if (remember)
+    QSettings().setValue(kDarkKey, dark);
+  updateSourceHighlights();
 }
 
 void MainWindow::showAbout() {
@@ -88,6 +486,32 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   QMainWindow::closeEvent(event);
 }
 
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls() && !event->mimeData()->urls().isEmpty() &&
+      event->mimeData()->urls().first().isLocalFile())
+    event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) {
+    openFile(urls.first().toLocalFile());
+    event->acceptProposedAction();
+  }
+}
+
+void MainWindow::updateSourceHighlights() {
+  QList<int> current;
+  if (const widgets::ExecutionSnapshotPtr e = m_context->execution())
+    for (const widgets::DevicePosition& p : e->devices)
+      if (p.line > 0 && !current.contains(p.line))
+        current.push_back(p.line);
+  QList<int> breakpoints;
+  for (const QString& op : m_controller->breakpoints())
+    breakpoints.push_back(op.section(QLatin1Char(':'), 0, 0).toInt());
+  m_sourceView->setHighlights(m_context->selectedLine(), current, breakpoints);
+}
+
 void MainWindow::createMenus() {
   QMenu* fileMenu = menuBar()->addMenu(tr("&File"));
   QAction* openAction = fileMenu->addAction(tr("&Open\u2026"), this, &MainWindow::chooseFile);
@@ -95,11 +519,46 @@ void MainWindow::createMenus() {
   auto* recentMenu = new widgets::RecentFilesMenu(m_recentFiles, fileMenu);
   connect(recentMenu, &widgets::RecentFilesMenu::fileTriggered, this, &MainWindow::openFile);
   fileMenu->addMenu(recentMenu);
+  QMenu* examples = fileMenu->addMenu(tr("Open &Example"));
+  examples->setObjectName(QStringLiteral("examplesMenu"));
+  for (const QFileInfo& info :
+       QDir(QStringLiteral(":/examples")).entryInfoList({QStringLiteral("*.mlir")}, QDir::Files))
+    examples->addAction(info.fileName(), this,
+                        [this, name = info.fileName()] { openExample(name); });
+  QAction* reloadAction = fileMenu->addAction(tr("&Reload"), this, &MainWindow::reload);
+  reloadAction->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
+  fileMenu->addSeparator();
+  fileMenu->addAction(tr("Open &Session\u2026"), this, &MainWindow::chooseSessionToRestore);
+  QAction* saveSessionAction =
+      fileMenu->addAction(tr("&Save Session\u2026"), this, &MainWindow::chooseSessionToSave);
+  saveSessionAction->setShortcut(QKeySequence::Save);
   fileMenu->addSeparator();
   // close() rather than quit(), so that closeEvent() saves the window settings.
   QAction* quitAction = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
   quitAction->setShortcut(QKeySequence::Quit);
   quitAction->setMenuRole(QAction::QuitRole);
+
+  m_viewMenu = menuBar()->addMenu(tr("&View"));
+  for (int s = 0; s < widgets::kNumStages; ++s) {
+    const auto stage = static_cast<widgets::StageId>(s);
+    QAction* a = m_viewMenu->addAction(tr("Stage: %1").arg(widgets::stageTitle(stage)), this,
+                                       [this, stage] { m_context->setStage(stage); });
+    a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(s + 1)));
+  }
+  QAction* diff = m_viewMenu->addAction(tr("&Diff Against Previous Stage"), this, [this] {
+    const int stage = static_cast<int>(m_context->stage());
+    m_context->setDiffBase(m_context->diffBase() >= 0 || stage == 0 ? -1 : stage - 1);
+  });
+  diff->setShortcut(QKeySequence(QStringLiteral("Ctrl+D")));
+  m_viewMenu->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>())
+    m_viewMenu->addAction(dock->toggleViewAction());
+  m_viewMenu->addSeparator();
+  QAction* dark = m_viewMenu->addAction(tr("Dar&k Palette"));
+  dark->setObjectName(QStringLiteral("darkPaletteAction"));
+  dark->setCheckable(true);
+  dark->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+L")));
+  connect(dark, &QAction::toggled, this, [this](bool on) { setDarkPalette(on); });
 
   QMenu* helpMenu = menuBar()->addMenu(tr("&Help"));
   QAction* aboutAction = helpMenu->addAction(tr("&About ShardScope"), this, &MainWindow::showAbout);
@@ -110,15 +569,23 @@ void MainWindow::createMenus() {
 
 void MainWindow::restoreWindowSettings() {
   const QSettings settings;
-  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray()))
-    resize(kDefaultSize);
-  restoreState(settings.value(kStateKey).toByteArray());
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+    // The default size, within the screen on a small display.
+    QSize size = kDefaultSize;
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+      size = size.boundedTo(screen->availableSize() * 0.95);
+    resize(size);
+  }
+  m_layoutRestored = restoreState(settings.value(kStateKey).toByteArray(), kStateVersion);
+  if (settings.value(kDarkKey, false).toBool())
+    if (QAction* a = findChild<QAction*>(QStringLiteral("darkPaletteAction")))
+      a->setChecked(true);
 }
 
 void MainWindow::saveWindowSettings() const {
   QSettings settings;
   settings.setValue(kGeometryKey, saveGeometry());
-  settings.setValue(kStateKey, saveState());
+  settings.setValue(kStateKey, saveState(kStateVersion));
 }
 
 } // namespace shardscope::gui

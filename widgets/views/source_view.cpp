@@ -2,6 +2,7 @@
 
 #include <QFontDatabase>
 #include <QFontInfo>
+#include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QTextBlock>
@@ -56,7 +57,7 @@ int SourceView::gutterWidth() const {
   int digits = 1;
   for (int lines = qMax(1, blockCount()); lines >= 10; lines /= 10)
     ++digits;
-  return 2 * kGutterPadding + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
+  return 2 * kGutterPadding + fontMetrics().height() + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
 }
 
 void SourceView::resizeEvent(QResizeEvent* event) {
@@ -107,12 +108,59 @@ void SourceView::paintGutter(QPaintEvent* event) {
   while (block.isValid() && top <= event->rect().bottom()) {
     const int bottom = top + qRound(blockBoundingRect(block).height());
     if (block.isVisible() && bottom >= event->rect().top()) {
+      if (m_breakpoints.contains(block.blockNumber() + 1)) {
+        painter.save();
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QColor(0xd0, 0x30, 0x30));
+        const int d = qMax(6, lineHeight - 6);
+        painter.drawEllipse(2, top + (lineHeight - d) / 2, d, d);
+        painter.restore();
+      }
       painter.drawText(0, top, numberWidth, lineHeight, Qt::AlignRight,
                        QString::number(block.blockNumber() + 1));
     }
     block = block.next();
     top = bottom;
   }
+}
+
+void SourceView::setHighlights(int selected, const QList<int>& current,
+                               const QList<int>& breakpoints) {
+  m_selected = selected;
+  m_breakpoints = breakpoints;
+  QList<QTextEdit::ExtraSelection> selections;
+  auto add = [&](int line, const QColor& color) {
+    const QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (!block.isValid())
+      return;
+    QTextEdit::ExtraSelection sel;
+    sel.format.setBackground(color);
+    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+    sel.cursor = QTextCursor(block);
+    selections.push_back(sel);
+  };
+  const bool dark = palette().color(QPalette::Base).lightness() < 128;
+  for (int line : current)
+    add(line, dark ? QColor(0x60, 0x50, 0x10) : QColor(0xff, 0xf0, 0xa0));
+  if (selected > 0) {
+    add(selected, dark ? QColor(0x20, 0x40, 0x70) : QColor(0xc8, 0xdc, 0xf8));
+    const QTextBlock block = document()->findBlockByNumber(selected - 1);
+    if (block.isValid()) {
+      QTextCursor cursor(block);
+      setTextCursor(cursor);
+      centerCursor();
+    }
+  }
+  setExtraSelections(selections);
+  m_gutter->update();
+}
+
+void SourceView::mouseReleaseEvent(QMouseEvent* event) {
+  QPlainTextEdit::mouseReleaseEvent(event);
+  const QTextCursor cursor = cursorForPosition(event->pos());
+  if (!textCursor().hasSelection())
+    Q_EMIT lineClicked(cursor.blockNumber() + 1);
 }
 
 } // namespace shardscope::widgets

@@ -12,7 +12,17 @@ class SourceView : public QPlainTextEdit {
 public:
   explicit SourceView(QWidget* parent = nullptr);
 
+  /// Highlights line `selected` (the selection, scrolled into view) and `current` (the op the
+  /// run executes next) and marks breakpoint lines in the gutter; 0 or empty for none.
+  void setHighlights(int selected, const QList<int>& current, const QList<int>& breakpoints = {});
+  int selectedLine() const { return m_selected; }
+
+Q_SIGNALS:
+  /// The user clicked line `line` (1-based).
+  void lineClicked(int line);
+
 protected:
+  void mouseReleaseEvent(QMouseEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
   void changeEvent(QEvent* event) override;
 
@@ -27,6 +37,8 @@ private:
   void paintGutter(QPaintEvent* event);
 
   Gutter* m_gutter;
+  int m_selected = 0;
+  QList<int> m_breakpoints;
 };
 
 } // namespace shardscope::widgets

@@ -1,0 +1,476 @@
+// The main window's panels over real programs: every bundled example builds every panel, stepping
+// updates the execution panel, selection in one panel follows in the others, sessions round-trip.
+
+#include "app/gui/main_window.h"
+
+#include "widgets/controller/engine_controller.h"
+#include "widgets/controller/session_context.h"
+#include "widgets/graph/graph_panel.h"
+#include "widgets/models/collectives_model.h"
+#include "widgets/models/problems_model.h"
+#include "widgets/models/value_table_model.h"
+#include "widgets/views/execution_panel.h"
+#include "widgets/views/mesh_view.h"
+#include "widgets/views/panels.h"
+#include "widgets/views/tensor_sharding_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QUrl>
+#include <QGraphicsItem>
+#include <QGraphicsView>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QtTest>
+
+using shardscope::gui::MainWindow;
+using namespace shardscope::widgets;
+
+namespace {
+
+const QString kDataDir = QStringLiteral(SHARDSCOPE_TEST_DATA_DIR);
+const QString kMatmul = kDataDir + QStringLiteral("/session/global_matmul.mlir");
+
+const char* const kPanels[] = {"sourceView",       "valuesPanel",       "collectivesPanel",
+                               "problemsPanel",    "inspectorPanel",    "meshView",
+                               "tensorShardingView", "executionPanel",  "stageTextView",
+                               "stageSelector",    "graphPanel"};
+
+QStringList bundledPrograms() {
+  QStringList out;
+  for (const QString& dir : {kDataDir + QStringLiteral("/../../resources/examples"),
+                             kDataDir + QStringLiteral("/session")})
+    for (const QFileInfo& info : QDir(dir).entryInfoList({QStringLiteral("*.mlir")}, QDir::Files))
+      out.push_back(info.absoluteFilePath());
+  return out;
+}
+
+// Opens `path` and waits until it is analysed (or failed to be); true when analysed.
+bool openAndWait(MainWindow& window, const QString& path) {
+  QSignalSpy loaded(&window, &MainWindow::programLoaded);
+  QSignalSpy failed(&window, &MainWindow::programFailed);
+  if (!window.openFile(path))
+    return false;
+  QElapsedTimer timer;
+  timer.start();
+  while (loaded.isEmpty() && failed.isEmpty() && timer.elapsed() < 30000)
+    QTest::qWait(20);
+  return !loaded.isEmpty();
+}
+
+// Clicks `button` and waits for the execution snapshot it produces.
+bool clickAndWait(MainWindow& window, const QString& button) {
+  auto* b = window.findChild<QPushButton*>(button);
+  // Buttons are disabled while the engine works on the previous command; let it finish first.
+  QElapsedTimer timer;
+  timer.start();
+  while (b && (!b->isEnabled() || window.controller()->isBusy()) && timer.elapsed() < 30000)
+    QTest::qWait(10);
+  if (!b || !b->isEnabled())
+    return false;
+  QSignalSpy changed(window.context(), &SessionContext::executionChanged);
+  b->click();
+  while ((changed.isEmpty() || window.controller()->isBusy()) && timer.elapsed() < 30000)
+    QTest::qWait(10);
+  return !changed.isEmpty();
+}
+
+} // namespace
+
+class PanelsTest : public QObject {
+  Q_OBJECT
+
+private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    QCoreApplication::setOrganizationName(QStringLiteral("ShardScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("ShardScope"));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                       m_dir.filePath(QStringLiteral("config")));
+  }
+
+  void init() { QSettings().clear(); }
+
+  void opensEveryBundledProgram_data() {
+    QTest::addColumn<QString>("path");
+    const QStringList programs = bundledPrograms();
+    QVERIFY(programs.size() >= 6);
+    for (const QString& path : programs)
+      QTest::newRow(qPrintable(QFileInfo(path).fileName())) << path;
+  }
+
+  void opensEveryBundledProgram() {
+    QFETCH(QString, path);
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const bool analysed = openAndWait(window, path);
+    for (const char* name : kPanels)
+      QVERIFY2(window.findChild<QWidget*>(QString::fromLatin1(name)), name);
+    if (analysed) {
+      QVERIFY(window.context()->program());
+      QVERIFY(!window.context()->program()->stage(StageId::AsWritten).values.isEmpty());
+      // Every stage is selectable and the panels follow it.
+      for (int s = 0; s < kNumStages; ++s)
+        window.context()->setStage(static_cast<StageId>(s));
+    } else {
+      QVERIFY(window.findChild<ProblemsPanel*>()->model()->rowCount() > 0);
+    }
+    const QImage image = window.grab().toImage();
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() > 600 && image.height() > 400);
+  }
+
+  void selectionFollowsInEveryPanel() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kMatmul));
+    auto* values = window.findChild<ValuesPanel*>();
+    QVERIFY(values);
+    const int row = values->model()->rowOf(QStringLiteral("arg:main#0"));
+    QVERIFY(row >= 0);
+    values->selectRow(row);
+    QCOMPARE(window.context()->selectedValue(), QStringLiteral("arg:main#0"));
+    // Inspector: the three notations.
+    const QString inspector = window.findChild<QTextBrowser*>(QStringLiteral("inspectorPanel"))->toPlainText();
+    QVERIFY2(inspector.contains(QStringLiteral("f32[8@x,16@y]")), qPrintable(inspector));
+    QVERIFY(inspector.contains(QStringLiteral("P('x', 'y')")));
+    QVERIFY(inspector.contains(QStringLiteral("#sdy.sharding<@mesh, [{\"x\"}, {\"y\"}]>")));
+    // Mesh: sharded on both axes, so every device holds its own block.
+    const QVector<int> groups = window.findChild<MeshView*>()->deviceGroups();
+    QCOMPARE(groups.size(), 4);
+    QCOMPARE(QSet<int>(groups.begin(), groups.end()).size(), 4);
+    // Tensor view: a 2x2 grid of blocks, one device each.
+    auto* tensor = window.findChild<TensorShardingView*>();
+    QCOMPARE(tensor->valueId(), QStringLiteral("arg:main#0"));
+    QCOMPARE(tensor->cellDevices().size(), 4);
+    QCOMPARE(tensor->cellDevices().value(1), QVector<qint64>{1});
+
+    // The bias is sharded on x only: devices pair up as replicas.
+    values->selectRow(values->model()->rowOf(QStringLiteral("arg:main#2")));
+    const QVector<int> biasGroups = window.findChild<MeshView*>()->deviceGroups();
+    QCOMPARE(biasGroups, (QVector<int>{0, 0, 1, 1}));
+    QCOMPARE(tensor->cellDevices().value(0), (QVector<qint64>{0, 1}));
+
+    // Selecting the collective of the partitioned stage colours its groups.
+    window.context()->setStage(StageId::Partitioned);
+    auto* collectives = window.findChild<CollectivesPanel*>();
+    QCOMPARE(collectives->model()->rowCount(), 1);
+    collectives->selectRow(0);
+    QVERIFY(!window.context()->selectedOp().isEmpty());
+    const QVector<int> reduceGroups = window.findChild<MeshView*>()->deviceGroups();
+    QCOMPARE(reduceGroups, (QVector<int>{0, 0, 1, 1})); // all_reduce over y
+    QVERIFY(window.findChild<QTextBrowser*>(QStringLiteral("inspectorPanel"))
+                ->toPlainText()
+                .contains(QStringLiteral("all_reduce")));
+  }
+
+  void graphShowsTheProgramAndSelects() {
+    MainWindow window;
+    window.show();
+    auto* graph = window.findChild<GraphPanel*>();
+    QVERIFY(graph);
+    QSignalSpy ready(window.controller(), &EngineController::graphReady);
+    QVERIFY(openAndWait(window, kMatmul));
+    window.context()->setStage(StageId::Partitioned);
+    QElapsedTimer timer;
+    timer.start();
+    while ((!graph->graph() || graph->graph()->stage != StageId::Partitioned) &&
+           timer.elapsed() < 30000)
+      QTest::qWait(20);
+    QVERIFY(graph->graph());
+    QVERIFY2(graph->graph()->status.isEmpty(), qPrintable(graph->graph()->status));
+    bool hasCollective = false, hasDot = false;
+    for (const GraphNodeItem& n : graph->graph()->nodes) {
+      hasCollective = hasCollective || n.kind == QLatin1String("inserted-collective");
+      if (n.opId == QLatin1String("10:3:stablehlo.dot_general"))
+        hasDot = true;
+    }
+    QVERIFY(hasCollective);
+    QVERIFY(hasDot);
+    QVERIFY(!graph->scene()->items().isEmpty());
+    // Clicking the node selects the op in every panel.
+    for (QGraphicsItem* item : graph->scene()->items())
+      if (item->data(1).toString() == QLatin1String("10:3:stablehlo.dot_general")) {
+        auto* view = graph->findChild<QGraphicsView*>();
+        const QPoint at = view->mapFromScene(item->sceneBoundingRect().center());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+        break;
+      }
+    QCOMPARE(window.context()->selectedOp(), QStringLiteral("10:3:stablehlo.dot_general"));
+    QCOMPARE(window.context()->selectedLine(), 10);
+    // Zoomed in, the overview appears in the corner.
+    auto* canvas = graph->findChild<QGraphicsView*>(QStringLiteral("graphCanvas"));
+    auto* miniMap = graph->findChild<QGraphicsView*>(QStringLiteral("graphMiniMap"));
+    QVERIFY(canvas && miniMap);
+    QVERIFY(!miniMap->isVisible());
+    const QPoint centre = canvas->viewport()->rect().center();
+    for (int i = 0; i < 3; ++i) {
+      QWheelEvent wheel(centre, canvas->viewport()->mapToGlobal(centre), QPoint(), QPoint(0, 480),
+                        Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+      QApplication::sendEvent(canvas->viewport(), &wheel);
+    }
+    QVERIFY(canvas->transform().m11() > 2);
+    QTRY_VERIFY_WITH_TIMEOUT(miniMap->isVisible(), 5000);
+  }
+
+  void anyRankOnAnyMesh() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_WIDGET_TEST_DATA_DIR "/three_axes.mlir")));
+    window.context()->selectValue(QStringLiteral("arg:main#0"));
+    // Mesh: x and z split the value, y replicates it: devices pair up along y.
+    const QVector<int> groups = window.findChild<MeshView*>()->deviceGroups();
+    QCOMPARE(groups.size(), 8);
+    QCOMPARE(QSet<int>(groups.begin(), groups.end()).size(), 4);
+    QCOMPARE(groups[0], groups[2]); // (0,0,0) and (0,1,0) differ only along y
+    QVERIFY(groups[0] != groups[1]); // (0,0,1) differs along z
+    // Tensor view: rows dim 1 (9 over z, padded), columns dim 2, a slider for dim 0.
+    auto* tensor = window.findChild<TensorShardingView*>();
+    QCOMPARE(tensor->rowDim(), 1);
+    QCOMPARE(tensor->colDim(), 2);
+    auto* slider = tensor->findChild<QSlider*>(QStringLiteral("dimSlider0"));
+    QVERIFY(slider);
+    QCOMPARE(slider->maximum(), 7);
+    QCOMPARE(tensor->cellDevices().size(), 2);               // two blocks along dim 1
+    QCOMPARE(tensor->cellDevices().value(1), (QVector<qint64>{1, 3})); // z=1, both y
+    slider->setValue(5);                                      // the x=1 half of dim 0
+    QCOMPARE(tensor->cellDevices().value(1), (QVector<qint64>{5, 7}));
+    tensor->setDims(0, 1);
+    QCOMPARE(tensor->cellDevices().size(), 4);
+    QVERIFY(tensor->findChild<QSlider*>(QStringLiteral("dimSlider2")));
+    const QImage image = window.grab().toImage();
+    QVERIFY(!image.isNull());
+  }
+
+  void problemSelectsLine() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kMatmul));
+    window.context()->selectLine(11);
+    QCOMPARE(window.context()->selectedValue(), QStringLiteral("11:3:stablehlo.add#0"));
+    QCOMPARE(window.context()->selectedLine(), 11);
+  }
+
+  void steppingUpdatesTheExecutionPanel() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kMatmul));
+    window.context()->selectValue(QStringLiteral("%0"));
+    QCOMPARE(window.context()->selectedValue(), QStringLiteral("10:3:stablehlo.dot_general#0"));
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    ExecutionSnapshotPtr e = window.context()->execution();
+    QVERIFY(e && e->started);
+    QCOMPARE(e->devices.size(), 4);
+    const QString first = e->devices[0].opId;
+    QVERIFY(!first.isEmpty());
+    auto* panel = window.findChild<ExecutionPanel*>();
+    QCOMPARE(panel->deviceTiles().size(), 4);
+    bool changed = false;
+    for (int i = 0; i < 20 && !window.context()->execution()->finished; ++i) {
+      QVERIFY(clickAndWait(window, QStringLiteral("stepButton")));
+      e = window.context()->execution();
+      changed = changed || (!e->devices[0].opId.isEmpty() && e->devices[0].opId != first);
+      if (e->perDevice.size() == 4 && e->perDevice[3].valid)
+        break;
+    }
+    QVERIFY(changed);
+    QCOMPARE(e->perDevice.size(), 4);
+    for (int d = 0; d < 4; ++d) {
+      QVERIFY(e->perDevice[d].valid);
+      QCOMPARE(e->perDevice[d].shape, (QVector<qint64>{4, 4}));
+      QVERIFY(panel->deviceTiles()[d]->tensor().valid);
+    }
+    QVERIFY(window.findChild<QLabel*>(QStringLiteral("executionStatus"))->text().contains(QStringLiteral("step")));
+    // For looking at the panel: SHARDSCOPE_TEST_SCREENSHOT_DIR=dir saves the window there.
+    const QString shots = qEnvironmentVariable("SHARDSCOPE_TEST_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+      window.resize(1440, 900);
+      window.findChild<QDockWidget*>(QStringLiteral("executionDock"))->raise();
+      QTest::qWait(50);
+      window.grab().save(QDir(shots).filePath(QStringLiteral("execution.png")));
+    }
+    // Run to the end: the reference check passes.
+    QVERIFY(clickAndWait(window, QStringLiteral("runToEndButton")));
+    e = window.context()->execution();
+    QVERIFY(e->finished);
+    QVERIFY(e->divergences.isEmpty());
+  }
+
+  void showsDivergences() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_WIDGET_TEST_DATA_DIR "/wrong_reference.mlir")));
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    QVERIFY(clickAndWait(window, QStringLiteral("runToEndButton")));
+    const ExecutionSnapshotPtr e = window.context()->execution();
+    QVERIFY(e->finished);
+    QCOMPARE(e->divergences.size(), 1);
+    auto* label = window.findChild<QLabel*>(QStringLiteral("divergenceLabel"));
+    QVERIFY(!label->isHidden());
+    QVERIFY2(label->text().contains(QStringLiteral("element 1")), qPrintable(label->text()));
+  }
+
+  void breakpointStopsContinue() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kMatmul));
+    window.controller()->setBreakpoint(QStringLiteral("11:3:stablehlo.add"), true);
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    QVERIFY(clickAndWait(window, QStringLiteral("continueButton")));
+    const ExecutionSnapshotPtr e = window.context()->execution();
+    QCOMPARE(e->stopReason, QStringLiteral("breakpoint"));
+    QCOMPARE(e->devices[0].opId, QStringLiteral("11:3:stablehlo.add"));
+  }
+
+  void runsToTheSelection() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kMatmul));
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    window.context()->selectOp(QStringLiteral("11:3:stablehlo.add"));
+    QCOMPARE(window.context()->selectedValue(), QStringLiteral("11:3:stablehlo.add#0"));
+    QVERIFY(clickAndWait(window, QStringLiteral("runToSelectionButton")));
+    const ExecutionSnapshotPtr e = window.context()->execution();
+    QCOMPARE(e->stopReason, QStringLiteral("reached the selected op"));
+    for (const DevicePosition& p : e->devices)
+      QCOMPARE(p.opId, QStringLiteral("11:3:stablehlo.add"));
+  }
+
+  void sessionRoundTrips() {
+    const QString sessionPath = m_dir.filePath(QStringLiteral("session.json"));
+    {
+      MainWindow window;
+      QVERIFY(openAndWait(window, kMatmul));
+      window.context()->setStage(StageId::Propagated);
+      window.context()->selectValue(QStringLiteral("%1"));
+      window.controller()->setBreakpoint(QStringLiteral("11:3:stablehlo.add"), true);
+      window.findChild<GraphPanel*>()->setClusterExpanded(QStringLiteral("cluster:L9C3"), true);
+      QVERIFY(window.saveSession(sessionPath));
+    }
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::programLoaded);
+    QVERIFY(window.restoreSession(sessionPath));
+    QVERIFY(loaded.wait(30000));
+    QCOMPARE(window.currentFile(), QFileInfo(kMatmul).absoluteFilePath());
+    QCOMPARE(window.context()->stage(), StageId::Propagated);
+    QCOMPARE(window.context()->selectedValue(), QStringLiteral("11:3:stablehlo.add#0"));
+    QVERIFY(window.controller()->breakpoints().contains(QStringLiteral("11:3:stablehlo.add")));
+    QCOMPARE(window.findChild<GraphPanel*>()->expandedClusters(),
+             QStringList{QStringLiteral("cluster:L9C3")});
+  }
+
+  void reloadsOnChangeAfterAsking() {
+    const QString path = m_dir.filePath(QStringLiteral("changing.mlir"));
+    QFile::remove(path);
+    QVERIFY(QFile::copy(kMatmul, path));
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, path));
+    QSignalSpy loaded(&window, &MainWindow::programLoaded);
+    {
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::Append | QIODevice::Text));
+      file.write("// changed\n");
+    }
+    QMessageBox* prompt = nullptr;
+    QElapsedTimer timer;
+    timer.start();
+    while (!(prompt = window.findChild<QMessageBox*>(QStringLiteral("reloadPrompt"))) &&
+           timer.elapsed() < 10000)
+      QTest::qWait(20);
+    QVERIFY(prompt);
+    prompt->button(QMessageBox::Yes)->click();
+    QVERIFY(loaded.wait(30000));
+    QVERIFY(window.findChild<QPlainTextEdit*>(QStringLiteral("sourceView"))
+                ->toPlainText()
+                .contains(QStringLiteral("// changed")));
+  }
+
+  void opensDroppedFiles() {
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::programLoaded);
+    QMimeData data;
+    data.setUrls({QUrl::fromLocalFile(kMatmul)});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QCOMPARE(window.currentFile(), QFileInfo(kMatmul).absoluteFilePath());
+    QVERIFY(loaded.wait(30000));
+  }
+
+  void opensBundledExamplesFromTheMenu() {
+    MainWindow window;
+    auto* menu = window.findChild<QMenu*>(QStringLiteral("examplesMenu"));
+    QVERIFY(menu);
+    QCOMPARE(menu->actions().size(), 3);
+    QSignalSpy loaded(&window, &MainWindow::programLoaded);
+    menu->actions().value(1)->trigger();
+    QVERIFY(loaded.wait(30000));
+    QVERIFY(window.currentFile().endsWith(QStringLiteral("/mlp_tensor_parallel.mlir")));
+    QCOMPARE(window.context()->program()->stage(StageId::Partitioned).collectives.size(), 1);
+  }
+
+  void togglesThePalette() {
+    MainWindow window;
+    auto* action = window.findChild<QAction*>(QStringLiteral("darkPaletteAction"));
+    QVERIFY(action);
+    action->setChecked(true);
+    QVERIFY(window.isDarkPalette());
+    QVERIFY(QApplication::palette().color(QPalette::Base).lightness() < 128);
+    QVERIFY(QSettings().value(QStringLiteral("mainWindow/darkPalette")).toBool());
+    action->setChecked(false);
+    QVERIFY(QApplication::palette().color(QPalette::Base).lightness() >= 128);
+  }
+
+  void stageSelectorDrivesEveryView() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kMatmul));
+    auto* combo = window.findChild<QComboBox*>(QStringLiteral("stageCombo"));
+    combo->setCurrentIndex(static_cast<int>(StageId::Partitioned));
+    QCOMPARE(window.context()->stage(), StageId::Partitioned);
+    QCOMPARE(window.findChild<CollectivesPanel*>()->model()->rowCount(), 1);
+    // Diff mode: the inserted all-reduce is new against the propagated stage.
+    window.findChild<QCheckBox*>(QStringLiteral("diffToggle"))->setChecked(true);
+    QCOMPARE(window.context()->diffBase(), static_cast<int>(StageId::Propagated));
+    QVERIFY(window.findChild<CollectivesPanel*>()->model()->isAdded(0));
+    const QString shots = qEnvironmentVariable("SHARDSCOPE_TEST_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+      window.resize(1440, 900);
+      window.findChild<QDockWidget*>(QStringLiteral("collectivesDock"))->raise();
+      QTest::qWait(50);
+      window.grab().save(QDir(shots).filePath(QStringLiteral("diff.png")));
+    }
+    window.findChild<QCheckBox*>(QStringLiteral("diffToggle"))->setChecked(false);
+    QCOMPARE(window.context()->diffBase(), -1);
+    window.context()->setStage(StageId::AsWritten);
+    QCOMPARE(combo->currentIndex(), 0);
+    QCOMPARE(window.findChild<CollectivesPanel*>()->model()->rowCount(), 0);
+  }
+
+private:
+  QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(PanelsTest)
+#include "panels_test.moc"

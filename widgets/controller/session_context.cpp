@@ -1,0 +1,112 @@
+#include "widgets/controller/session_context.h"
+
+namespace shardscope::widgets {
+
+SessionContext::SessionContext(QObject* parent) : QObject(parent) {}
+
+const ValueRow* SessionContext::selectedValueRow() const {
+  if (!m_program || m_value.isEmpty())
+    return nullptr;
+  return m_program->findValue(m_stage, m_value);
+}
+
+const CollectiveRow* SessionContext::selectedCollectiveRow() const {
+  if (!m_program || m_op.isEmpty())
+    return nullptr;
+  return m_program->findCollective(m_stage, m_op);
+}
+
+void SessionContext::setProgram(ProgramSnapshotPtr program) {
+  m_program = std::move(program);
+  m_execution.reset();
+  Q_EMIT programChanged();
+  // Keep the selection when the value still exists (a reload), else clear it.
+  if (!m_value.isEmpty() && !selectedValueRow()) {
+    m_value.clear();
+    m_op.clear();
+    m_line = 0;
+  }
+  Q_EMIT selectionChanged();
+  Q_EMIT executionChanged();
+}
+
+void SessionContext::setExecution(ExecutionSnapshotPtr execution) {
+  m_execution = std::move(execution);
+  Q_EMIT executionChanged();
+}
+
+void SessionContext::setStage(StageId stage) {
+  if (stage == m_stage)
+    return;
+  m_stage = stage;
+  Q_EMIT stageChanged();
+  Q_EMIT selectionChanged();
+}
+
+void SessionContext::setDiffBase(int stage) {
+  if (stage == m_diffBase)
+    return;
+  m_diffBase = stage;
+  Q_EMIT stageChanged();
+}
+
+void SessionContext::selectValue(const QString& id) {
+  QString resolved = id;
+  const ValueRow* row = nullptr;
+  if (m_program) {
+    for (int s = static_cast<int>(m_stage); !row && s >= 0; --s)
+      row = m_program->findValue(static_cast<StageId>(s), id);
+    if (!row)
+      for (const ValueRow& r : m_program->stage(m_stage).values)
+        if (r.name == id || r.name == QStringLiteral("%") + id) {
+          row = &r;
+          resolved = r.id;
+          break;
+        }
+  }
+  const QString op = row ? row->opId : QString();
+  const int line = row ? row->line : 0;
+  if (resolved == m_value && op == m_op && line == m_line)
+    return;
+  m_value = row || id.isEmpty() ? resolved : id;
+  m_op = op;
+  m_line = line;
+  Q_EMIT selectionChanged();
+}
+
+void SessionContext::selectOp(const QString& opId) {
+  // An op that is not a collective of this stage is shown through its first result.
+  if (m_program && !m_program->findCollective(m_stage, opId))
+    for (const ValueRow& v : m_program->stage(m_stage).values)
+      if (v.opId == opId && v.id.contains(QLatin1Char('#'))) {
+        selectValue(v.id);
+        return;
+      }
+  if (opId == m_op && m_value.isEmpty())
+    return;
+  m_op = opId;
+  m_value.clear();
+  m_line = opId.section(QLatin1Char(':'), 0, 0).toInt();
+  Q_EMIT selectionChanged();
+}
+
+void SessionContext::selectLine(int line) {
+  if (m_program) {
+    for (const CollectiveRow& c : m_program->stage(m_stage).collectives)
+      if (c.line == line && m_stage == StageId::Partitioned) {
+        selectOp(c.opId);
+        return;
+      }
+    for (const ValueRow& v : m_program->stage(m_stage).values)
+      if (v.line == line && !v.opId.isEmpty()) {
+        selectValue(v.id);
+        return;
+      }
+  }
+  m_value.clear();
+  m_op.clear();
+  m_line = line;
+  Q_EMIT selectionChanged();
+}
+
+} // namespace shardscope::widgets

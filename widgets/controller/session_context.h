@@ -1,0 +1,63 @@
+#pragma once
+
+#include "widgets/controller/snapshots.h"
+
+#include <QObject>
+
+namespace shardscope::widgets {
+
+/// What every panel follows: the program shown, the current stage, the selection (a value or an
+/// op, by stable id) and the execution position. Panels change it through its slots and redraw
+/// on its signals, so selecting in one panel selects in all (the RenderDoc model).
+class SessionContext : public QObject {
+  Q_OBJECT
+
+public:
+  explicit SessionContext(QObject* parent = nullptr);
+
+  ProgramSnapshotPtr program() const { return m_program; }
+  ExecutionSnapshotPtr execution() const { return m_execution; }
+  StageId stage() const { return m_stage; }
+  /// The stage compared with in diff mode, or -1 when diff mode is off.
+  int diffBase() const { return m_diffBase; }
+  /// The selected value id (empty when an op or nothing is selected).
+  QString selectedValue() const { return m_value; }
+  /// The selected op id: the selected value's defining op, or a selected collective.
+  QString selectedOp() const { return m_op; }
+  /// The source line of the selection (0 for none).
+  int selectedLine() const { return m_line; }
+
+  /// The selected value's row in the current stage, or null.
+  const ValueRow* selectedValueRow() const;
+  /// The selected collective's row in the current stage, or null.
+  const CollectiveRow* selectedCollectiveRow() const;
+
+public Q_SLOTS:
+  void setProgram(shardscope::widgets::ProgramSnapshotPtr program);
+  void setExecution(shardscope::widgets::ExecutionSnapshotPtr execution);
+  void setStage(shardscope::widgets::StageId stage);
+  void setDiffBase(int stage);
+  /// Selects a value by id (by name, `%0`, when no id matches); empty clears the selection.
+  void selectValue(const QString& id);
+  /// Selects an op by id (a collective, or any op).
+  void selectOp(const QString& opId);
+  /// Selects the first value or op at source line `line`.
+  void selectLine(int line);
+
+Q_SIGNALS:
+  void programChanged();
+  void stageChanged();
+  void selectionChanged();
+  void executionChanged();
+
+private:
+  ProgramSnapshotPtr m_program;
+  ExecutionSnapshotPtr m_execution;
+  StageId m_stage = StageId::AsWritten;
+  int m_diffBase = -1;
+  QString m_value;
+  QString m_op;
+  int m_line = 0;
+};
+
+} // namespace shardscope::widgets

@@ -1,0 +1,95 @@
+#include "widgets/controller/snapshots.h"
+
+namespace shardscope::widgets {
+
+QString stageTitle(StageId stage) {
+  switch (stage) {
+  case StageId::AsWritten:
+    return QStringLiteral("As written");
+  case StageId::Propagated:
+    return QStringLiteral("Propagated");
+  case StageId::Partitioned:
+    return QStringLiteral("Partitioned");
+  case StageId::PerDevice:
+    return QStringLiteral("Per device");
+  }
+  return QString();
+}
+
+QString stageKey(StageId stage) {
+  switch (stage) {
+  case StageId::AsWritten:
+    return QStringLiteral("as-written");
+  case StageId::Propagated:
+    return QStringLiteral("propagated");
+  case StageId::Partitioned:
+    return QStringLiteral("partitioned");
+  case StageId::PerDevice:
+    return QStringLiteral("per-device");
+  }
+  return QString();
+}
+
+bool parseStageKey(const QString& key, StageId* stage) {
+  const QString k = key.trimmed().toLower();
+  for (int i = 0; i < kNumStages; ++i)
+    if (k == stageKey(static_cast<StageId>(i))) {
+      *stage = static_cast<StageId>(i);
+      return true;
+    }
+  if (k == QLatin1String("written")) {
+    *stage = StageId::AsWritten;
+    return true;
+  }
+  if (k == QLatin1String("local")) {
+    *stage = StageId::PerDevice;
+    return true;
+  }
+  return false;
+}
+
+int LayoutInfo::groupOf(qint64 device) const {
+  for (int g = 0; g < replicaGroups.size(); ++g)
+    if (replicaGroups[g].contains(device))
+      return g;
+  return -1;
+}
+
+qint64 MeshInfo::numDevices() const {
+  qint64 n = 1;
+  for (qint64 s : axisSizes)
+    n *= s;
+  return n;
+}
+
+QVector<qint64> MeshInfo::coordinates(qint64 position) const {
+  QVector<qint64> coords(axisSizes.size());
+  for (int a = axisSizes.size() - 1; a >= 0; --a) {
+    const qint64 size = qMax<qint64>(1, axisSizes[a]);
+    coords[a] = position % size;
+    position /= size;
+  }
+  return coords;
+}
+
+qint64 MeshInfo::positionOf(qint64 device) const {
+  if (deviceIds.isEmpty())
+    return device >= 0 && device < numDevices() ? device : -1;
+  return deviceIds.indexOf(device);
+}
+
+const ValueRow* ProgramSnapshot::findValue(StageId stage, const QString& id) const {
+  for (const ValueRow& row : stages[static_cast<int>(stage)].values)
+    if (row.id == id)
+      return &row;
+  return nullptr;
+}
+
+const CollectiveRow* ProgramSnapshot::findCollective(StageId stage, const QString& opId) const {
+  for (const CollectiveRow& row : stages[static_cast<int>(stage)].collectives)
+    if (row.opId == opId)
+      return &row;
+  return nullptr;
+}
+
+} // namespace shardscope::widgets

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "widgets/controller/snapshots.h"
+
+#include <QGraphicsView>
+#include <QSet>
+#include <QWidget>
+
+class QComboBox;
+class QGraphicsScene;
+class QLabel;
+class QLineEdit;
+
+namespace shardscope::widgets {
+
+class EngineController;
+class SessionContext;
+
+/// The zoomable view of the graph scene: wheel zooms around the cursor, drag pans.
+class GraphCanvas : public QGraphicsView {
+  Q_OBJECT
+
+public:
+  explicit GraphCanvas(QWidget* parent = nullptr);
+  /// Fits the scene into the view, and keeps fitting on resize until the user zooms.
+  void fitScene();
+
+Q_SIGNALS:
+  /// The scale changed (wheel or fit).
+  void zoomed();
+
+protected:
+  void wheelEvent(QWheelEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
+private:
+  bool m_autoFit = true;
+};
+
+/// An overview of the whole scene in a corner of the graph view: the part the main view shows is
+/// framed, and clicking or dragging moves the main view there.
+class GraphMiniMap : public QGraphicsView {
+  Q_OBJECT
+
+public:
+  GraphMiniMap(QGraphicsView* main, QWidget* parent);
+  void refit();
+
+protected:
+  void drawForeground(QPainter* painter, const QRectF& rect) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent*) override {}
+
+private:
+  QGraphicsView* m_main;
+};
+
+/// The dataflow graph of one function of the current stage, laid out by Graphviz (`core/layout`)
+/// on the engine thread: ops as nodes, values as edges labelled with their typed notation and
+/// variance, regions as clusters. Clicking a node selects its op everywhere; double-clicking a
+/// collapsed cluster expands it, double-clicking a cluster's frame collapses it. The selected op
+/// is outlined, the ops the devices execute next are highlighted, Ctrl+F finds a node.
+class GraphPanel : public QWidget {
+  Q_OBJECT
+
+public:
+  GraphPanel(EngineController* controller, SessionContext* context, QWidget* parent = nullptr);
+
+  GraphSnapshotPtr graph() const { return m_graph; }
+  EngineController* controller() const { return m_controller; }
+  QGraphicsScene* scene() const { return m_scene; }
+  /// Expands (or collapses) cluster `id` and lays the graph out again.
+  void setClusterExpanded(const QString& id, bool expanded);
+  /// The clusters the user expanded and collapsed (for sessions), and restoring them.
+  QStringList expandedClusters() const;
+  QStringList collapsedClusters() const;
+  void setClusters(const QStringList& expanded, const QStringList& collapsed);
+
+public Q_SLOTS:
+  void fit();
+  void relayout();
+
+private:
+  void show(const GraphSnapshotPtr& graph);
+  void rebuildScene();
+  void addClusters(bool dark, const QFont& small);
+  void addEdges(bool dark, const QFont& small);
+  void addNodes(const QFont& font, const QFont& small);
+  void updateHighlights();
+  void search();
+  void placeMiniMap();
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+  EngineController* m_controller;
+  SessionContext* m_context;
+  QComboBox* m_function;
+  QLineEdit* m_search;
+  QLabel* m_status;
+  GraphCanvas* m_view;
+  GraphMiniMap* m_miniMap;
+  QGraphicsScene* m_scene;
+  GraphSnapshotPtr m_graph;
+  QSet<QString> m_expanded;
+  QSet<QString> m_collapsed;
+  bool m_fitPending = true;
+};
+
+} // namespace shardscope::widgets

@@ -1,0 +1,98 @@
+#include "widgets/models/device_values_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include <algorithm>
+
+namespace shardscope::widgets {
+
+DeviceValuesModel::DeviceValuesModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DeviceValuesModel::setExecution(ExecutionSnapshotPtr execution) {
+  beginResetModel();
+  m_execution = std::move(execution);
+  endResetModel();
+}
+
+QString DeviceValuesModel::elementsText(const TensorData& data, int max) {
+  if (!data.valid)
+    return data.note.isEmpty() ? QStringLiteral("\u2014") : data.note;
+  QStringList parts;
+  for (int i = 0; i < std::min<int>(max, data.values.size()); ++i)
+    parts.push_back(QString::number(data.values[i], 'g', 4));
+  if (data.values.size() > max)
+    parts.push_back(QStringLiteral("\u2026"));
+  return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+}
+
+int DeviceValuesModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !m_execution ? 0 : m_execution->devices.size();
+}
+
+int DeviceValuesModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : NumColumns;
+}
+
+QVariant DeviceValuesModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return QVariant();
+  const DevicePosition& pos = m_execution->devices[index.row()];
+  const TensorData value = m_execution->perDevice.value(index.row());
+  const bool diverging = m_execution->divergingDevices.contains(pos.device);
+  if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+    switch (index.column()) {
+    case Device:
+      return QStringLiteral("device %1").arg(pos.device);
+    case Op:
+      return pos.op.isEmpty() ? tr("(finished)")
+                              : QStringLiteral("%1  (line %2)").arg(pos.op).arg(pos.line);
+    case Shape: {
+      if (!value.valid)
+        return QVariant();
+      QStringList dims;
+      for (qint64 d : value.shape)
+        dims.push_back(QString::number(d));
+      return QStringLiteral("%1").arg(dims.join(QStringLiteral("x")));
+    }
+    case Elements:
+      return elementsText(value, role == Qt::ToolTipRole ? 64 : 8);
+    case Min:
+    case Max:
+      if (!value.valid || value.values.isEmpty())
+        return QVariant();
+      return index.column() == Min
+                 ? *std::min_element(value.values.begin(), value.values.end())
+                 : *std::max_element(value.values.begin(), value.values.end());
+    case Status:
+      return diverging ? tr("diverges") : QString();
+    }
+  }
+  if (role == Qt::ForegroundRole && diverging)
+    return QBrush(QColor(0xd0, 0x30, 0x30));
+  return QVariant();
+}
+
+QVariant DeviceValuesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    return QAbstractTableModel::headerData(section, orientation, role);
+  switch (section) {
+  case Device:
+    return tr("Device");
+  case Op:
+    return tr("Next op");
+  case Shape:
+    return tr("Local shape");
+  case Elements:
+    return tr("Elements");
+  case Min:
+    return tr("Min");
+  case Max:
+    return tr("Max");
+  case Status:
+    return tr("Reference");
+  }
+  return QVariant();
+}
+
+} // namespace shardscope::widgets

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "widgets/controller/snapshots.h"
+
+#include <QAbstractTableModel>
+
+namespace shardscope::widgets {
+
+/// One value on every device side by side: a row per device with its position, its block's
+/// shape, the first elements, min/max, and whether it diverges from the reference.
+class DeviceValuesModel : public QAbstractTableModel {
+  Q_OBJECT
+
+public:
+  enum Column { Device, Op, Shape, Elements, Min, Max, Status, NumColumns };
+
+  explicit DeviceValuesModel(QObject* parent = nullptr);
+
+  void setExecution(ExecutionSnapshotPtr execution);
+
+  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+  /// `[1, 2, 3, ...]` for the first `max` elements.
+  static QString elementsText(const TensorData& data, int max = 8);
+
+private:
+  ExecutionSnapshotPtr m_execution;
+};
+
+} // namespace shardscope::widgets

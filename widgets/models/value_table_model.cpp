@@ -1,0 +1,109 @@
+#include "widgets/models/value_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QHash>
+
+namespace shardscope::widgets {
+
+ValueTableModel::ValueTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ValueTableModel::setRows(QVector<ValueRow> rows, const QVector<ValueRow>* base) {
+  beginResetModel();
+  m_rows = std::move(rows);
+  m_changed = QVector<bool>(m_rows.size(), false);
+  if (base) {
+    QHash<QString, QString> before;
+    for (const ValueRow& r : *base)
+      before.insert(r.id, r.shardy);
+    for (int i = 0; i < m_rows.size(); ++i) {
+      auto it = before.constFind(m_rows[i].id);
+      m_changed[i] = it == before.constEnd() || *it != m_rows[i].shardy;
+    }
+  }
+  endResetModel();
+}
+
+int ValueTableModel::rowOf(const QString& id) const {
+  for (int i = 0; i < m_rows.size(); ++i)
+    if (m_rows[i].id == id)
+      return i;
+  return -1;
+}
+
+int ValueTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : m_rows.size();
+}
+
+int ValueTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : NumColumns;
+}
+
+QVariant ValueTableModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return QVariant();
+  const ValueRow& r = m_rows[index.row()];
+  switch (role) {
+  case Qt::DisplayRole:
+  case Qt::ToolTipRole:
+    switch (index.column()) {
+    case Name:
+      return r.name;
+    case Type:
+      return r.type;
+    case Typed:
+      return r.typed;
+    case Spec:
+      return r.spec.isEmpty() ? QStringLiteral("\u2014") : r.spec;
+    case Shardy:
+      return r.shardy.isEmpty() ? QStringLiteral("\u2014") : r.shardy;
+    case Variance:
+      return r.variance;
+    case Op:
+      return r.line > 0 ? QStringLiteral("%1  (line %2, @%3)").arg(r.opName, QString::number(r.line), r.function)
+                        : r.opName;
+    }
+    return QVariant();
+  case Qt::FontRole:
+    if (m_changed.value(index.row())) {
+      QFont font;
+      font.setBold(true);
+      return font;
+    }
+    return QVariant();
+  case Qt::ForegroundRole:
+    if (m_changed.value(index.row()))
+      return QBrush(QColor(0xd0, 0x70, 0x00));
+    return QVariant();
+  case IdRole:
+    return r.id;
+  case LineRole:
+    return r.line;
+  }
+  return QVariant();
+}
+
+QVariant ValueTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    return QAbstractTableModel::headerData(section, orientation, role);
+  switch (section) {
+  case Name:
+    return tr("Value");
+  case Type:
+    return tr("Type");
+  case Typed:
+    return tr("JAX type");
+  case Spec:
+    return tr("PartitionSpec");
+  case Shardy:
+    return tr("Shardy sharding");
+  case Variance:
+    return tr("Variance");
+  case Op:
+    return tr("Defined by");
+  }
+  return QVariant();
+}
+
+} // namespace shardscope::widgets

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "widgets/controller/snapshots.h"
+
+#include <QAbstractTableModel>
+
+namespace shardscope::widgets {
+
+/// The values of one stage: name, type, JAX typed notation, PartitionSpec, Shardy sharding,
+/// variance. `Qt::UserRole` holds the value id; rows changed against a diff base are bold.
+class ValueTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+public:
+  enum Column { Name, Type, Typed, Variance, Spec, Shardy, Op, NumColumns };
+  enum Role {
+    IdRole = Qt::UserRole, ///< the value's stable id
+    LineRole,              ///< its source line
+  };
+
+  explicit ValueTableModel(QObject* parent = nullptr);
+
+  /// Shows `rows`; values whose sharding differs from `base` (when given) are marked changed.
+  void setRows(QVector<ValueRow> rows, const QVector<ValueRow>* base = nullptr);
+  const QVector<ValueRow>& rows() const { return m_rows; }
+  /// The row of value `id`, or -1.
+  int rowOf(const QString& id) const;
+  bool isChanged(int row) const { return m_changed.value(row); }
+
+  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+private:
+  QVector<ValueRow> m_rows;
+  QVector<bool> m_changed;
+};
+
+} // namespace shardscope::widgets

@@ -1,0 +1,106 @@
+#include "widgets/views/inspector_panel.h"
+
+#include "widgets/controller/session_context.h"
+#include "widgets/models/collectives_model.h"
+
+namespace shardscope::widgets {
+
+namespace {
+
+QString esc(const QString& s) { return s.toHtmlEscaped(); }
+
+QString row(const QString& key, const QString& value, bool code = true) {
+  return QStringLiteral("<tr><td style='padding-right:12px; color:#808080'>%1</td>"
+                        "<td>%2</td></tr>")
+      .arg(esc(key), code ? QStringLiteral("<code>%1</code>").arg(esc(value)) : esc(value));
+}
+
+QString collectiveHtml(const CollectiveRow& c) {
+  QString html = QStringLiteral("<h3>%1 <span style='font-weight:normal'>line %2</span></h3><table>")
+                     .arg(esc(c.op))
+                     .arg(c.line);
+  html += row(QObject::tr("Kind"), c.kind);
+  html += row(QObject::tr("Axes"), c.axes.isEmpty() ? QObject::tr("(unknown)") : c.axes.join(QStringLiteral(", ")));
+  html += row(QObject::tr("Groups"), QObject::tr("%1 groups of %2 devices").arg(c.numGroups).arg(c.groupSize), false);
+  html += row(QObject::tr("Sent / device"), CollectivesModel::formatBytes(c.bytesSent), false);
+  html += row(QObject::tr("Received / device"), CollectivesModel::formatBytes(c.bytesReceived), false);
+  html += row(QObject::tr("Origin"), c.inserted ? QObject::tr("inserted by partitioning") : QObject::tr("written in the program"), false);
+  html += QStringLiteral("</table><p><b>%1</b> %2</p>").arg(QObject::tr("Why:"), esc(c.why));
+  return html;
+}
+
+} // namespace
+
+InspectorPanel::InspectorPanel(SessionContext* context, QWidget* parent)
+    : QTextBrowser(parent), m_context(context) {
+  setObjectName(QStringLiteral("inspectorPanel"));
+  setOpenLinks(false);
+  setMinimumHeight(40);
+  connect(context, &SessionContext::selectionChanged, this, &InspectorPanel::refresh);
+  connect(context, &SessionContext::stageChanged, this, &InspectorPanel::refresh);
+  connect(context, &SessionContext::programChanged, this, &InspectorPanel::refresh);
+  refresh();
+}
+
+void InspectorPanel::refresh() {
+  const ProgramSnapshotPtr program = m_context->program();
+  if (!program) {
+    setHtml(tr("<p style='color:gray'>No program loaded. Open one with File \u2192 Open, or try "
+               "File \u2192 Open Example.</p>"));
+    return;
+  }
+  if (const CollectiveRow* c = m_context->selectedCollectiveRow()) {
+    setHtml(collectiveHtml(*c));
+    return;
+  }
+  const ValueRow* v = m_context->selectedValueRow();
+  if (!v) {
+    setHtml(tr("<p style='color:gray'>Select a value (in the values table, the source or a "
+               "problem) or a collective.</p>"));
+    return;
+  }
+  QString html = QStringLiteral("<h3>%1 <span style='font-weight:normal'>in @%2 \u2014 %3, line %4</span></h3><table>")
+                     .arg(esc(v->name), esc(v->function), esc(v->opName), QString::number(v->line));
+  html += row(tr("Type"), v->type);
+  html += row(tr("JAX type"), v->typed);
+  html += row(tr("PartitionSpec"), v->spec.isEmpty() ? tr("(unsharded)") : v->spec);
+  html += row(tr("Shardy"), v->shardy.isEmpty() ? tr("(none)") : v->shardy);
+  if (!v->variance.isEmpty())
+    html += row(tr("Variance"), v->variance);
+  if (v->layout.valid) {
+    QStringList local;
+    for (qint64 d : v->layout.localShape)
+      local.push_back(QString::number(d));
+    html += row(tr("Per device"), tr("%1 (%2 distinct blocks over %3 devices)")
+                                      .arg(local.join(QLatin1Char('x')),
+                                           QString::number(v->layout.replicaGroups.size()),
+                                           QString::number(v->layout.blocks.size())), false);
+  }
+  html += QStringLiteral("</table>");
+  // How the sharding evolved: the origin of the final sharding, stage by stage.
+  html += tr("<h4>Sharding by stage</h4><table>");
+  for (int s = 0; s < kNumStages; ++s) {
+    const auto stage = static_cast<StageId>(s);
+    const ValueRow* at = program->findValue(stage, v->id);
+    QString text = at ? (at->shardy.isEmpty() ? tr("(none)") : at->shardy) : tr("(not in this stage)");
+    if (at && s > 0) {
+      const ValueRow* before = program->findValue(static_cast<StageId>(s - 1), v->id);
+      if (before && before->shardy != at->shardy && stage != StageId::PerDevice)
+        text += tr("   \u2190 changed");
+    }
+    html += row(stageTitle(stage), text);
+  }
+  html += QStringLiteral("</table>");
+  // Collectives partitioning inserted at this op.
+  QString colls;
+  for (const CollectiveRow& c : program->stage(StageId::Partitioned).collectives)
+    if (c.line == v->line && v->line > 0)
+      colls += QStringLiteral("<li><code>%1</code> over %2, %3 sent per device: %4</li>")
+                   .arg(esc(c.op), esc(c.axes.join(QStringLiteral(", "))),
+                        CollectivesModel::formatBytes(c.bytesSent), esc(c.why));
+  if (!colls.isEmpty())
+    html += tr("<h4>Collectives at this op (partitioned)</h4><ul>%1</ul>").arg(colls);
+  setHtml(html);
+}
+
+} // namespace shardscope::widgets

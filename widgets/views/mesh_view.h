@@ -1,0 +1,42 @@
+#pragma once
+
+#include "widgets/controller/snapshots.h"
+
+#include <QWidget>
+
+namespace shardscope::widgets {
+
+class SessionContext;
+
+/// The device mesh, custom painted for any number of axes: one axis as a row, two as a grid, more
+/// as nested grids (the outer two axes outside). Each device shows its id and mesh coordinates.
+/// With a value selected, devices are coloured by the block they hold (replicas share a colour);
+/// with a collective selected, by the group they communicate in.
+class MeshView : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit MeshView(SessionContext* context, QWidget* parent = nullptr);
+
+  /// The colour group of each device (mesh order) as last painted: a block or collective group
+  /// index, -1 when nothing is selected. For tests.
+  QVector<int> deviceGroups() const;
+  /// What the colours mean (`blocks of %0`, `groups of sdy.all_reduce`), empty when none.
+  QString legend() const;
+
+  QSize sizeHint() const override { return {360, 260}; }
+  QSize minimumSizeHint() const override { return {120, 60}; }
+
+protected:
+  void paintEvent(QPaintEvent* event) override;
+  bool event(QEvent* event) override;
+
+private:
+  void place(QPainter& painter, int axis, const QRectF& rect, qint64 position,
+             const QVector<int>& groups, int numGroups);
+
+  SessionContext* m_context;
+  QVector<QPair<QRectF, qint64>> m_deviceRects; // as last painted: rect, mesh position
+};
+
+} // namespace shardscope::widgets

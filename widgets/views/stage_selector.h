@@ -1,0 +1,35 @@
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+
+namespace shardscope::widgets {
+
+class SessionContext;
+
+/// The pipeline stage every view shows (as written, propagated, partitioned, per device) and the
+/// diff mode: compare with another stage, marking changed shardings and added collectives.
+class StageSelector : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit StageSelector(SessionContext* context, QWidget* parent = nullptr);
+
+  QComboBox* stageCombo() const { return m_stage; }
+  QCheckBox* diffToggle() const { return m_diff; }
+  QComboBox* baseCombo() const { return m_base; }
+
+private:
+  void apply();
+  void follow();
+
+  SessionContext* m_context;
+  QComboBox* m_stage;
+  QCheckBox* m_diff;
+  QComboBox* m_base;
+  bool m_updating = false;
+};
+
+} // namespace shardscope::widgets
