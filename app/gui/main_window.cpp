@@ -135,12 +135,17 @@ MainWindow::MainWindow(QWidget* parent)
             int errors = 0;
             for (const widgets::ProblemRow& p : program->problems)
               errors += p.severity == QLatin1String("error");
+            auto count = [](qsizetype n, const QString& one, const QString& many) {
+              return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
+            };
             statusBar()->showMessage(
-                tr("Analysed %1: %2 values, %3 collectives after partitioning, %4 problems")
-                    .arg(QFileInfo(program->path).fileName())
-                    .arg(program->stage(widgets::StageId::AsWritten).values.size())
-                    .arg(program->stage(widgets::StageId::Partitioned).collectives.size())
-                    .arg(program->problems.size()),
+                tr("Analysed %1: %2, %3 after partitioning, %4")
+                    .arg(QFileInfo(program->path).fileName(),
+                         count(program->stage(widgets::StageId::AsWritten).values.size(),
+                               tr("value"), tr("values")),
+                         count(program->stage(widgets::StageId::Partitioned).collectives.size(),
+                               tr("collective"), tr("collectives")),
+                         count(program->problems.size(), tr("problem"), tr("problems"))),
                 kTransientMessageMs);
             if (errors > 0)
               if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problemsDock")))

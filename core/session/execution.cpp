@@ -233,23 +233,12 @@ std::optional<sharding::ShardingLayout> Execution::layoutOf(const ir::Operation&
   for (const ir::Operation* parent = global->parentOp(); parent; parent = parent->parentOp())
     if (parent->is("sdy.manual_computation"))
       return std::nullopt;
-  std::optional<ir::TensorSharding> sharding = sharding::valueSharding(*global->result(result));
+  // Values that an all_reduce or reduce_scatter reduces hold partial results over its axes.
+  std::optional<ir::TensorSharding> sharding = sharding::heldSharding(*global->result(result));
   ir::TensorSharding replicated;
   if (!sharding) {
     replicated.dims.resize(static_cast<size_t>(type.rank()));
     sharding = replicated;
-  }
-  // A value that an all_reduce or reduce_scatter reduces holds partial results over the
-  // reduction axes: Shardy leaves them out of its sharding, the layout needs them as unreduced.
-  for (const ir::Use& use : global->result(result)->uses()) {
-    if (const auto* axes = use.user->attr("reduction_axes").as<ir::AxisRefListAttr>();
-        axes && use.user->is("sdy.all_reduce"))
-      sharding->unreducedAxes.insert(sharding->unreducedAxes.end(), axes->axes.begin(),
-                                     axes->axes.end());
-    if (const auto* lists = use.user->attr("reduce_scatter_axes").as<ir::AxisRefListListAttr>();
-        lists && use.user->is("sdy.reduce_scatter"))
-      for (const auto& list : lists->lists)
-        sharding->unreducedAxes.insert(sharding->unreducedAxes.end(), list.begin(), list.end());
   }
   const ir::Mesh* mesh = ir::resolveMesh(*m_global, *sharding);
   if (!mesh || sharding::MeshView(*mesh).totalSize() != m_numDevices)

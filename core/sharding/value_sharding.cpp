@@ -86,4 +86,35 @@ std::optional<TensorSharding> valueSharding(const ir::Value& value) {
   return s ? std::optional(*s) : std::nullopt;
 }
 
+std::optional<ir::TensorSharding> heldSharding(const ir::Value& value) {
+  std::optional<ir::TensorSharding> sharding = valueSharding(value);
+  for (const ir::Use& use : value.uses()) {
+    std::vector<ir::AxisRef> reduced;
+    if (const auto* axes = use.user->attr("reduction_axes").as<ir::AxisRefListAttr>();
+        axes && use.user->is("sdy.all_reduce"))
+      reduced = axes->axes;
+    if (const auto* lists = use.user->attr("reduce_scatter_axes").as<ir::AxisRefListListAttr>();
+        lists && use.user->is("sdy.reduce_scatter"))
+      for (const auto& list : lists->lists)
+        reduced.insert(reduced.end(), list.begin(), list.end());
+    if (reduced.empty())
+      continue;
+    if (!sharding) {
+      // Replicated on the reduction's mesh.
+      const auto* out = use.user->attr("out_sharding").as<ir::ShardingAttr>();
+      if (!out || !value.type().isTensor())
+        continue;
+      sharding = ir::TensorSharding{out->sharding.meshName, out->sharding.inlineMesh,
+                                    std::vector<ir::DimensionSharding>(
+                                        static_cast<size_t>(value.type().rank())),
+                                    {}, {}, {}};
+    }
+    for (const ir::AxisRef& axis : reduced)
+      if (std::find(sharding->unreducedAxes.begin(), sharding->unreducedAxes.end(), axis) ==
+          sharding->unreducedAxes.end())
+        sharding->unreducedAxes.push_back(axis);
+  }
+  return sharding;
+}
+
 } // namespace shardscope::sharding

@@ -17,6 +17,14 @@ namespace shardscope::sharding {
 /// `sdy.sharding`. Returns nothing for an unsharded value.
 std::optional<ir::TensorSharding> valueSharding(const ir::Value& value);
 
+/// The layout a value's data really has on the devices: `valueSharding`, plus, as unreduced
+/// axes, the axes that an `sdy.all_reduce` or `sdy.reduce_scatter` using the value reduces over.
+/// Shardy leaves those out of the producer's sharding (the dot_general before the all_reduce
+/// inserted for a sharded contracting dimension says `[{"x"}, {}]`), but each device holds only a
+/// partial result until the reduction. A value without a sharding but with such a user is taken
+/// as replicated on the reduction's mesh; nothing when it has neither.
+std::optional<ir::TensorSharding> heldSharding(const ir::Value& value);
+
 /// The names of Shardy's explicit collectives (`sdy.all_gather`, ..., `sdy.replicated_to_unreduced`),
 /// whose result sharding is their `out_sharding`.
 std::span<const std::string_view> explicitCollectiveNames();

@@ -116,7 +116,8 @@ void collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
       row.typed = QString::fromStdString(sharding::jaxTypedNotation(*s, value.type()));
       row.spec = QString::fromStdString(sharding::partitionSpecNotation(*s));
       row.shardy = QString::fromStdString(sharding::shardyNotation(*s));
-      row.layout = layoutInfo(module, *s, value.type());
+      // The layout the data really has: partial results before an all_reduce differ per device.
+      row.layout = layoutInfo(module, *sharding::heldSharding(value), value.type());
     } else {
       row.typed = QString::fromStdString(plainTyped(value.type()));
     }

@@ -45,3 +45,27 @@ func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"},
             "#sdy.sharding<@mesh, [{\"y\"}, {}]>");
   EXPECT_EQ(shardingText(sharding::valueSharding(*inner.ops().front()->result(0))), "none");
 }
+
+TEST(ValueShardingTest, HeldShardingAddsTheAxesAnAllReduceWillReduce) {
+  // The dot's sharding says rows on x; its users all-reduce over y, so every device holds a
+  // partial sum until then: the data's layout has y as an unreduced axis.
+  support::CollectingSink sink;
+  auto module = io::mlir::parseModule(R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}, %b: tensor<16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x4xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  %1 = sdy.all_reduce {"y"} %0 out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x4xf32>
+  return %1 : tensor<8x4xf32>
+})",
+                                      1, sink);
+  ASSERT_TRUE(module);
+  ir::Block* body = ir::func::body(*module->lookupFunction("f"));
+  const ir::Operation& dot = *body->ops().front();
+  EXPECT_EQ(shardingText(sharding::valueSharding(*dot.result(0))),
+            R"(#sdy.sharding<@mesh, [{"x"}, {}]>)");
+  EXPECT_EQ(shardingText(sharding::heldSharding(*dot.result(0))),
+            R"(#sdy.sharding<@mesh, [{"x"}, {}], unreduced={"y"}>)");
+  // After the reduction the value is whole again.
+  const ir::Operation& reduce = **std::next(body->ops().begin());
+  EXPECT_EQ(shardingText(sharding::heldSharding(*reduce.result(0))),
+            R"(#sdy.sharding<@mesh, [{"x"}, {}]>)");
+}
