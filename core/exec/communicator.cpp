@@ -245,6 +245,34 @@ void reduceInto(Reduction::Kind kind, Tensor& acc, std::span<const Tensor* const
       combineRange(kind, acc, *r, acc, begin, end);
 }
 
+std::string deviceListText(std::vector<int64_t> ids) {
+  std::sort(ids.begin(), ids.end());
+  std::string s = ids.size() == 1 ? "device " : "devices ";
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+      ++j;
+    s += (i ? "," : "") + std::to_string(ids[i]);
+    if (j >= i + 2)
+      s += "-" + std::to_string(ids[j]);
+    else if (j == i + 1)
+      s += "," + std::to_string(ids[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+std::string deviceGroupText(const std::vector<int64_t>& ids) {
+  std::string s = "[";
+  for (size_t i = 0; i < ids.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(ids[i]);
+  return s + "]";
+}
+
+std::string opText(const std::string& name, const std::string& where) {
+  return "'" + name + "'" + (where.empty() ? "" : " at " + where);
+}
+
 Reduction builtinReduction(Reduction::Kind kind) {
   Reduction r;
   r.kind = kind;

@@ -55,6 +55,16 @@ struct Reduction {
       combine;
 };
 
+// Message pieces every backend and the executor use, so that errors read the same everywhere.
+
+/// Names devices: `device 3`, `devices 0,1`, `devices 0-3,6` (sorted; runs of three or more are
+/// written as ranges).
+std::string deviceListText(std::vector<int64_t> ids);
+/// A device group in its order: `[0, 1, 2]`.
+std::string deviceGroupText(const std::vector<int64_t>& ids);
+/// An op for messages: `'stablehlo.all_reduce' at f.mlir:3:3` (without ` at` when `where` is empty).
+std::string opText(const std::string& name, const std::string& where);
+
 /// Returns the reduction of `kind` (not `Custom`) for any supported element type, computed like
 /// the interpreter's kernels: floats in double rounded once per combination, integers wrapping,
 /// `And`/`Or` bitwise (logical for `i1`).

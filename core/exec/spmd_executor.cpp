@@ -25,30 +25,6 @@ struct SpmdExecutor::Device {
 
 namespace {
 
-std::string deviceList(const std::vector<int64_t>& ids) {
-  // "device 3", "devices 0,1", "devices 0-3".
-  std::string s = ids.size() == 1 ? "device " : "devices ";
-  for (size_t i = 0; i < ids.size();) {
-    size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
-      ++j;
-    s += (i ? "," : "") + std::to_string(ids[i]);
-    if (j >= i + 2)
-      s += "-" + std::to_string(ids[j]);
-    else if (j == i + 1)
-      s += "," + std::to_string(ids[j]);
-    i = j + 1;
-  }
-  return s;
-}
-
-std::string groupStr(const std::vector<int64_t>& ids) {
-  std::string s = "[";
-  for (size_t i = 0; i < ids.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(ids[i]);
-  return s + "]";
-}
-
 std::string at(const ir::Operation& op) {
   std::string where = detail::shortLoc(op.loc());
   return where.empty() ? std::string() : " at " + where;
@@ -309,28 +285,28 @@ void SpmdExecutor::reportStall(const std::vector<int64_t>& blocked) {
       missing.push_back(e);
   std::string waits = std::string(first.devices.size() == 1 ? " waits" : " wait") + " in '" +
                       std::string(first.op->name()) + "'" + at(*first.op) +
-                      " (group " + groupStr(first.group) + ")";
+                      " (group " + deviceGroupText(first.group) + ")";
   if (!missing.empty()) {
-    diag.message = "deadlock: " + deviceList(missing) + " finished while " +
-                   deviceList(first.devices) + waits;
+    diag.message = "deadlock: " + deviceListText(missing) + " finished while " +
+                   deviceListText(first.devices) + waits;
   } else {
     std::string msg = "deadlock: ";
     for (size_t i = 0; i < clusters.size(); ++i) {
       const Cluster& c = clusters[i];
-      msg += (i == 0 ? "" : i + 1 == clusters.size() ? " but " : ", ") + deviceList(c.devices) +
+      msg += (i == 0 ? "" : i + 1 == clusters.size() ? " but " : ", ") + deviceListText(c.devices) +
              " reached '" + std::string(c.op->name()) + "'" + at(*c.op) + " (group " +
-             groupStr(c.group) + ")";
+             deviceGroupText(c.group) + ")";
     }
     if (clusters.size() == 1)
-      msg = "deadlock: " + deviceList(first.devices) + waits + " for devices that never come";
+      msg = "deadlock: " + deviceListText(first.devices) + waits + " for devices that never come";
     diag.message = msg;
   }
   for (size_t i = 1; i < clusters.size(); ++i)
-    diag.notes.push_back({deviceList(clusters[i].devices) + " reached '" +
+    diag.notes.push_back({deviceListText(clusters[i].devices) + " reached '" +
                               std::string(clusters[i].op->name()) + "' here",
                           clusters[i].op->loc()});
   if (!finishedIds.empty() && missing.empty())
-    diag.notes.push_back({deviceList(finishedIds) + " already finished", {}});
+    diag.notes.push_back({deviceListText(finishedIds) + " already finished", {}});
   m_sink->report(std::move(diag));
 }
 

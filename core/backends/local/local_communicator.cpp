@@ -12,6 +12,9 @@ namespace shardscope::backends::local {
 
 using exec::CommResult;
 using exec::Tensor;
+using exec::deviceGroupText;
+using exec::deviceListText;
+using exec::opText;
 using Outputs = LocalCommunicator::Buffers;
 using Plan = LocalCommunicator::Plan;
 
@@ -33,34 +36,6 @@ struct LocalCommunicator::Rendezvous {
 };
 
 namespace {
-
-std::string deviceList(std::vector<int64_t> ids) {
-  std::sort(ids.begin(), ids.end());
-  std::string s = ids.size() == 1 ? "device " : "devices ";
-  for (size_t i = 0; i < ids.size();) {
-    size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
-      ++j;
-    s += (i ? "," : "") + std::to_string(ids[i]);
-    if (j >= i + 2)
-      s += "-" + std::to_string(ids[j]);
-    else if (j == i + 1)
-      s += "," + std::to_string(ids[j]);
-    i = j + 1;
-  }
-  return s;
-}
-
-std::string groupStr(const std::vector<int64_t>& ids) {
-  std::string s = "[";
-  for (size_t i = 0; i < ids.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(ids[i]);
-  return s + "]";
-}
-
-std::string opStr(const std::string& name, const std::string& where) {
-  return "'" + name + "'" + (where.empty() ? "" : " at " + where);
-}
 
 std::vector<int64_t> arrivedDevices(const LocalCommunicator::Rendezvous& r) {
   std::vector<int64_t> ids;
@@ -289,12 +264,12 @@ void LocalCommunicator::failStalledLocked() {
     if (m_states[d] == State::Finished || m_states[d] == State::Failed)
       done.push_back(d);
   for (const auto& [group, r] : m_open) {
-    message += (firstClause ? "" : "; ") + deviceList(arrivedDevices(*r)) + " wait in " +
-               opStr(r->opName, r->where) + " (group " + groupStr(group) + ")";
+    message += (firstClause ? "" : "; ") + deviceListText(arrivedDevices(*r)) + " wait in " +
+               opText(r->opName, r->where) + " (group " + deviceGroupText(group) + ")";
     firstClause = false;
   }
   if (!done.empty())
-    message += "; " + deviceList(done) + " finished";
+    message += "; " + deviceListText(done) + " finished";
   std::vector<std::shared_ptr<Rendezvous>> open;
   for (auto& entry : m_open)
     open.push_back(entry.second);
@@ -306,11 +281,11 @@ std::optional<std::string> LocalCommunicator::validateCall(const exec::Collectiv
   const std::vector<int64_t>& group = call.group;
   if (call.device < 0 || call.device >= m_numDevices ||
       std::find(group.begin(), group.end(), call.device) == group.end())
-    return "device " + std::to_string(call.device) + " is not in group " + groupStr(group);
+    return "device " + std::to_string(call.device) + " is not in group " + deviceGroupText(group);
   for (size_t i = 0; i < group.size(); ++i)
     if (group[i] < 0 || group[i] >= m_numDevices ||
         std::find(group.begin() + i + 1, group.end(), group[i]) != group.end())
-      return "invalid group " + groupStr(group) + " for " + std::to_string(m_numDevices) +
+      return "invalid group " + deviceGroupText(group) + " for " + std::to_string(m_numDevices) +
              " devices";
   return std::nullopt;
 }
@@ -325,9 +300,9 @@ std::optional<std::string> LocalCommunicator::failIfMemberDoneLocked(const exec:
       waiting = arrivedDevices(*open->second);
       waiting.push_back(call.device);
     }
-    std::string message = deviceList({e}) +
+    std::string message = deviceListText({e}) +
                           (m_states[e] == State::Finished ? " finished" : " failed") + " while " +
-                          deviceList(waiting) + " wait in " + opStr(call.id.opName, call.id.where);
+                          deviceListText(waiting) + " wait in " + opText(call.id.opName, call.id.where);
     if (open != m_open.end())
       failRendezvousLocked(*open->second, message);
     return message;
@@ -355,7 +330,7 @@ void LocalCommunicator::startLocked(std::unique_lock<std::mutex>& lock, Rendezvo
     r.complete = r.plan.numChunks == 0;
   } else {
     r.complete = true;
-    r.error = plan.error() + " in " + opStr(r.opName, r.where);
+    r.error = plan.error() + " in " + opText(r.opName, r.where);
   }
   for (int64_t e : r.group)
     if (m_states[e] == State::Waiting)
@@ -405,8 +380,8 @@ void LocalCommunicator::waitLocked(std::unique_lock<std::mutex>& lock,
       if (!r->arrived[i])
         missing.push_back(r->group[i]);
     failRendezvousLocked(*r, "timed out after " + std::to_string(m_options.timeout.count()) +
-                                 " ms: " + deviceList(arrivedDevices(*r)) + " wait in " +
-                                 opStr(r->opName, r->where) + " for " + deviceList(missing));
+                                 " ms: " + deviceListText(arrivedDevices(*r)) + " wait in " +
+                                 opText(r->opName, r->where) + " for " + deviceListText(missing));
   }
   m_waitingIn[device].reset();
   if (m_states[device] == State::Waiting)
@@ -438,10 +413,10 @@ CommResult<std::vector<Tensor>> LocalCommunicator::exchange(const exec::Collecti
   }
   std::shared_ptr<Rendezvous> r = slot;
   if (r->primitive != primitive || r->opName != call.id.opName || r->arrived[index]) {
-    std::string message = deviceList(arrivedDevices(*r)) + " reached " +
-                          opStr(r->opName, r->where) + " but " + deviceList({call.device}) +
-                          " reached " + opStr(call.id.opName, call.id.where) + " (group " +
-                          groupStr(group) + ")";
+    std::string message = deviceListText(arrivedDevices(*r)) + " reached " +
+                          opText(r->opName, r->where) + " but " + deviceListText({call.device}) +
+                          " reached " + opText(call.id.opName, call.id.where) + " (group " +
+                          deviceGroupText(group) + ")";
     if (r->opName == call.id.opName && !r->arrived[index])
       message += ": different " + r->primitive + " and " + primitive;
     failRendezvousLocked(*r, message);
@@ -475,9 +450,9 @@ void LocalCommunicator::deviceDone(int64_t device, bool failed) {
     if (std::find(group.begin(), group.end(), device) != group.end())
       affected.push_back(r);
   for (auto& r : affected)
-    failRendezvousLocked(*r, deviceList({device}) + (failed ? " failed" : " finished") +
-                                 " while " + deviceList(arrivedDevices(*r)) + " wait in " +
-                                 opStr(r->opName, r->where));
+    failRendezvousLocked(*r, deviceListText({device}) + (failed ? " failed" : " finished") +
+                                 " while " + deviceListText(arrivedDevices(*r)) + " wait in " +
+                                 opText(r->opName, r->where));
   failStalledLocked();
 }
 
@@ -625,7 +600,7 @@ LocalCommunicator::collectivePermute(const exec::CollectiveCall& call, Tensor in
           if (s == group.end() || t == group.end())
             return CommResult<Outputs>::failure("pair (" + std::to_string(source) + ", " +
                                                 std::to_string(target) + ") leaves group " +
-                                                groupStr(group));
+                                                deviceGroupText(group));
           size_t ti = static_cast<size_t>(t - group.begin());
           if (targeted[ti])
             return CommResult<Outputs>::failure("device " + std::to_string(target) +

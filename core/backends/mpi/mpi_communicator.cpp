@@ -11,6 +11,9 @@ namespace shardscope::backends::mpi {
 
 using exec::CommResult;
 using exec::Tensor;
+using exec::deviceGroupText;
+using exec::deviceListText;
+using exec::opText;
 using Buffers = MpiCommunicator::Buffers;
 
 std::optional<DevicePlacement> DevicePlacement::create(int64_t numDevices, int ranks,
@@ -83,25 +86,6 @@ struct MpiCommunicator::Group {
 };
 
 namespace {
-
-std::string deviceList(std::vector<int64_t> ids) {
-  std::sort(ids.begin(), ids.end());
-  std::string s = ids.size() == 1 ? "device " : "devices ";
-  for (size_t i = 0; i < ids.size(); ++i)
-    s += (i ? "," : "") + std::to_string(ids[i]);
-  return s;
-}
-
-std::string groupStr(const std::vector<int64_t>& ids) {
-  std::string s = "[";
-  for (size_t i = 0; i < ids.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(ids[i]);
-  return s + "]";
-}
-
-std::string opStr(const std::string& name, const std::string& where) {
-  return "'" + name + "'" + (where.empty() ? "" : " at " + where);
-}
 
 // A one-tensor list without copying (a braced list would copy its elements).
 std::vector<Tensor> one(Tensor t) {
@@ -209,7 +193,7 @@ std::optional<std::string> exchangeHeader(MpiCommunicator::Group& g, const Buffe
     return std::nullopt;
   }
   std::vector<std::vector<uint8_t>> headers =
-      allgatherSmall(g, w.bytes(), opStr(g.opName, g.where));
+      allgatherSmall(g, w.bytes(), opText(g.opName, g.where));
   std::vector<int64_t> agree, disagree;
   std::string otherOp, otherPrimitive;
   for (size_t r = 0; r < headers.size(); ++r) {
@@ -239,9 +223,9 @@ std::optional<std::string> exchangeHeader(MpiCommunicator::Group& g, const Buffe
     }
   }
   if (!disagree.empty()) {
-    std::string message = deviceList(agree) + " reached " + opStr(g.opName, g.where) + " but " +
-                          deviceList(disagree) + " reached '" + otherOp + "' (group " +
-                          groupStr(g.devices) + ")";
+    std::string message = deviceListText(agree) + " reached " + opText(g.opName, g.where) + " but " +
+                          deviceListText(disagree) + " reached '" + otherOp + "' (group " +
+                          deviceGroupText(g.devices) + ")";
     if (otherOp == g.opName)
       message += ": different " + g.primitive + " and " + otherPrimitive;
     return message;
@@ -257,7 +241,7 @@ Buffers gatherAll(MpiCommunicator::Group& g, Buffers& inputs) {
   for (size_t p : g.localPositions())
     for (const Tensor& t : inputs[p])
       w.tensor(t);
-  std::vector<std::vector<uint8_t>> blobs = allgatherBytes(g, w.bytes(), opStr(g.opName, g.where));
+  std::vector<std::vector<uint8_t>> blobs = allgatherBytes(g, w.bytes(), opText(g.opName, g.where));
   Buffers all(g.devices.size());
   for (size_t r = 0; r < blobs.size(); ++r) {
     detail::Reader reader(blobs[r].data(), blobs[r].size());
@@ -267,7 +251,7 @@ Buffers gatherAll(MpiCommunicator::Group& g, Buffers& inputs) {
           all[p].push_back(reader.tensor());
     if (!reader.ok())
       g.world->fail("rank " + std::to_string(g.ranks[r]) + " sent truncated operands in " +
-                    opStr(g.opName, g.where));
+                    opText(g.opName, g.where));
   }
   return all;
 }
@@ -345,12 +329,12 @@ void allgatherInto(MpiCommunicator::Group& g, const uint8_t* send, uint8_t* out,
   }
   if (counts[g.myIndex] > 0 && send != out + displs[g.myIndex])
     std::memcpy(out + displs[g.myIndex], send, static_cast<size_t>(counts[g.myIndex]));
-  g.world->waitAll(requests, opStr(g.opName, g.where));
+  g.world->waitAll(requests, opText(g.opName, g.where));
 }
 
 int checkedInt(int64_t bytes, MpiCommunicator::Group& g) {
   if (bytes > INT_MAX)
-    g.world->fail("a tensor of more than 2 GiB in " + opStr(g.opName, g.where) +
+    g.world->fail("a tensor of more than 2 GiB in " + opText(g.opName, g.where) +
                   " is too large for the MPI backend");
   return static_cast<int>(bytes);
 }
@@ -399,7 +383,7 @@ void reduceOperandAcrossRanks(MpiCommunicator::Group& g, Buffers& inputs, size_t
                 checkedInt(length(c) * width, g), MPI_BYTE, c, tag, g.comm, &requests.back());
     }
   }
-  g.world->waitAll(requests, opStr(g.opName, g.where));
+  g.world->waitAll(requests, opText(g.opName, g.where));
   for (size_t i = 1; i < parts.size(); ++i)
     exec::reduceInto(kind, parts[0], parts[i]);
 
@@ -478,11 +462,11 @@ CommResult<std::vector<Tensor>> MpiCommunicator::run(const exec::CollectiveCall&
   const std::vector<int64_t>& group = call.group;
   if (std::find(group.begin(), group.end(), call.device) == group.end())
     return Result::failure("device " + std::to_string(call.device) + " is not in group " +
-                           groupStr(group));
+                           deviceGroupText(group));
   for (size_t i = 0; i < group.size(); ++i)
     if (group[i] < 0 || group[i] >= numDevices() ||
         std::find(group.begin() + i + 1, group.end(), group[i]) != group.end())
-      return Result::failure("invalid group " + groupStr(group) + " for " +
+      return Result::failure("invalid group " + deviceGroupText(group) + " for " +
                              std::to_string(numDevices()) + " devices");
   if (!isLocal(call.device))
     return Result::failure("device " + std::to_string(call.device) + " does not live on rank " +
@@ -502,9 +486,9 @@ CommResult<std::vector<Tensor>> MpiCommunicator::run(const exec::CollectiveCall&
   }
   std::shared_ptr<Rendezvous> r = slot;
   if (r->primitive != primitive || r->opName != call.id.opName) {
-    std::string message = "devices of group " + groupStr(group) + " reached " +
-                          opStr(r->opName, r->where) + " but " + deviceList({call.device}) +
-                          " reached " + opStr(call.id.opName, call.id.where);
+    std::string message = "devices of group " + deviceGroupText(group) + " reached " +
+                          opText(r->opName, r->where) + " but " + deviceListText({call.device}) +
+                          " reached " + opText(call.id.opName, call.id.where);
     r->complete = true;
     r->error = message;
     m_open.erase(group);
@@ -538,13 +522,13 @@ CommResult<std::vector<Tensor>> MpiCommunicator::run(const exec::CollectiveCall&
     if (outputs)
       r->outputs = std::move(*outputs);
     else
-      r->error = bad ? outputs.error() : outputs.error() + " in " + opStr(r->opName, r->where);
+      r->error = bad ? outputs.error() : outputs.error() + " in " + opText(r->opName, r->where);
     r->complete = true;
     m_cv.notify_all();
   } else if (!m_cv.wait_for(lock, m_world.timeout(), [&] { return r->complete; })) {
     r->complete = true;
-    r->error = "timed out waiting for the other local members of group " + groupStr(group) +
-               " in " + opStr(r->opName, r->where);
+    r->error = "timed out waiting for the other local members of group " + deviceGroupText(group) +
+               " in " + opText(r->opName, r->where);
     m_cv.notify_all();
   }
   if (!r->error.empty())
@@ -562,9 +546,9 @@ void MpiCommunicator::deviceDone(int64_t device, bool failed) {
       continue;
     }
     it->second->complete = true;
-    it->second->error = deviceList({device}) + (failed ? " failed" : " finished") +
+    it->second->error = deviceListText({device}) + (failed ? " failed" : " finished") +
                         " while members wait in " +
-                        opStr(it->second->opName, it->second->where);
+                        opText(it->second->opName, it->second->where);
     it = m_open.erase(it);
   }
   m_cv.notify_all();
@@ -722,7 +706,7 @@ MpiCommunicator::collectivePermute(const exec::CollectiveCall& call, Tensor inpu
       if (s == g.devices.end() || t == g.devices.end())
         return failure<Buffers>("pair (" + std::to_string(source) + ", " +
                                 std::to_string(target) + ") leaves group " +
-                                groupStr(g.devices));
+                                deviceGroupText(g.devices));
       size_t ti = static_cast<size_t>(t - g.devices.begin());
       if (sourceOf[ti] >= 0)
         return failure<Buffers>("device " + std::to_string(target) +
