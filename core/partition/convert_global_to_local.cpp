@@ -67,6 +67,12 @@ private:
   const ir::Mesh* meshOf(const TensorSharding& sharding) const {
     return ir::resolveMesh(m_module, sharding);
   }
+  // The mesh of `value`'s global sharding; null when it has none (collectives on such values are
+  // left alone).
+  const ir::Mesh* shardedMesh(const Value* value) const {
+    const GlobalInfo* i = info(value);
+    return i && i->sharding ? meshOf(*i->sharding) : nullptr;
+  }
   HloBuilder builder(Operation& before) { return HloBuilder(before, m_model, &m_nextChannel); }
   // Per-device table (indexed by device id) of `fn(block)` over the blocks of `layout`.
   template <typename Fn> std::vector<int64_t> table(const ShardingLayout& layout, Fn&& fn) const;
@@ -1040,11 +1046,8 @@ bool Converter::lowerAllGather(Operation& op) {
     return true;
   }
   const auto* axes = op.attr("gathering_axes").as<ir::AxisRefListListAttr>();
-  const GlobalInfo* in = info(op.operand(0));
-  if (!axes || !in || !in->sharding)
-    return true;
-  const ir::Mesh* mesh = meshOf(*in->sharding);
-  if (!mesh)
+  const ir::Mesh* mesh = shardedMesh(op.operand(0));
+  if (!axes || !mesh)
     return true;
   MeshView view(*mesh);
   HloBuilder b = builder(op);
@@ -1120,11 +1123,8 @@ bool Converter::lowerAllGather(Operation& op) {
 
 bool Converter::lowerAllReduce(Operation& op) {
   const auto* axes = op.attr("reduction_axes").as<ir::AxisRefListAttr>();
-  const GlobalInfo* out = info(op.result(0));
-  if (!axes || !out || !out->sharding)
-    return true;
-  const ir::Mesh* mesh = meshOf(*out->sharding);
-  if (!mesh)
+  const ir::Mesh* mesh = shardedMesh(op.result(0));
+  if (!axes || !mesh)
     return true;
   Value* input = op.operand(0);
   if (axes->axes.empty()) {
@@ -1147,11 +1147,8 @@ bool Converter::lowerAllReduce(Operation& op) {
 
 bool Converter::lowerReduceScatter(Operation& op) {
   const auto* axes = op.attr("reduce_scatter_axes").as<ir::AxisRefListListAttr>();
-  const GlobalInfo* out = info(op.result(0));
-  if (!axes || !out || !out->sharding)
-    return true;
-  const ir::Mesh* mesh = meshOf(*out->sharding);
-  if (!mesh)
+  const ir::Mesh* mesh = shardedMesh(op.result(0));
+  if (!axes || !mesh)
     return true;
   MeshView view(*mesh);
   HloBuilder b = builder(op);
@@ -1184,11 +1181,8 @@ bool Converter::lowerAllToAll(Operation& op) {
     return true;
   }
   const auto* params = op.attr("params").as<ir::AllToAllParamsAttr>();
-  const GlobalInfo* in = info(op.operand(0));
-  if (!params || !in || !in->sharding)
-    return true;
-  const ir::Mesh* mesh = meshOf(*in->sharding);
-  if (!mesh)
+  const ir::Mesh* mesh = shardedMesh(op.operand(0));
+  if (!params || !mesh)
     return true;
   MeshView view(*mesh);
   HloBuilder b = builder(op);

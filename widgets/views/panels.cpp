@@ -25,6 +25,18 @@ void setUpTable(QTableView* view) {
   view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
 }
 
+// Shows `row` selected (and in view), or no selection for -1, without echoing the selection back.
+void selectOnlyRow(QTableView* view, bool& updating, int row) {
+  updating = true;
+  if (row >= 0) {
+    view->selectRow(row);
+    view->scrollTo(view->model()->index(row, 0));
+  } else {
+    view->clearSelection();
+  }
+  updating = false;
+}
+
 } // namespace
 
 ValuesPanel::ValuesPanel(SessionContext* context, QWidget* parent)
@@ -61,15 +73,7 @@ void ValuesPanel::refresh() {
 }
 
 void ValuesPanel::followSelection() {
-  m_updating = true;
-  const int row = m_model->rowOf(m_context->selectedValue());
-  if (row >= 0) {
-    selectRow(row);
-    scrollTo(m_model->index(row, 0));
-  } else {
-    clearSelection();
-  }
-  m_updating = false;
+  selectOnlyRow(this, m_updating, m_model->rowOf(m_context->selectedValue()));
 }
 
 CollectivesPanel::CollectivesPanel(SessionContext* context, QWidget* parent)
@@ -106,13 +110,7 @@ void CollectivesPanel::refresh() {
 }
 
 void CollectivesPanel::followSelection() {
-  m_updating = true;
-  const int row = m_model->rowOf(m_context->selectedOp());
-  if (row >= 0)
-    selectRow(row);
-  else
-    clearSelection();
-  m_updating = false;
+  selectOnlyRow(this, m_updating, m_model->rowOf(m_context->selectedOp()));
 }
 
 ProblemsPanel::ProblemsPanel(SessionContext* context, QWidget* parent)
