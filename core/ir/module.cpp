@@ -6,6 +6,11 @@ Module::Module() : m_op(Operation::create("builtin.module", {}, {})) {
   m_op->addRegion().addBlock();
 }
 
+std::unique_ptr<Module> Module::clone() const {
+  Operation::ValueMapping mapping;
+  return std::unique_ptr<Module>(new Module(m_op->clone(mapping)));
+}
+
 std::vector<Operation*> Module::functions() const {
   std::vector<Operation*> fns;
   for (auto& op : body().ops())

@@ -16,6 +16,8 @@ class Module {
 public:
   /// Creates an empty module.
   Module();
+  /// A deep copy: independent ops and values, shared (immutable) attributes, the same locations.
+  std::unique_ptr<Module> clone() const;
 
   Operation& op() { return *m_op; }
   const Operation& op() const { return *m_op; }
@@ -33,6 +35,7 @@ public:
   const Mesh* lookupMesh(std::string_view name) const;
 
 private:
+  explicit Module(std::unique_ptr<Operation> op) : m_op(std::move(op)) {}
   std::unique_ptr<Operation> m_op;
 };
 

@@ -74,6 +74,42 @@ std::unique_ptr<Operation> Operation::create(std::string_view name,
 
 Operation::~Operation() { dropAllReferences(); }
 
+std::unique_ptr<Operation> Operation::clone(ValueMapping& mapping) const {
+  std::vector<Value*> operands;
+  operands.reserve(m_operands.size());
+  for (Value* operand : m_operands) {
+    auto found = mapping.find(operand);
+    operands.push_back(found == mapping.end() ? operand : found->second);
+  }
+  std::vector<Type> resultTypes;
+  resultTypes.reserve(m_results.size());
+  for (const auto& result : m_results)
+    resultTypes.push_back(result->type());
+  std::unique_ptr<Operation> copy = create(m_name, operands, resultTypes, m_loc);
+  copy->m_attrs = m_attrs;
+  copy->m_inherent = m_inherent;
+  for (size_t i = 0; i < m_results.size(); ++i) {
+    copy->m_results[i]->setNameHint(m_results[i]->nameHint());
+    mapping.emplace(m_results[i].get(), copy->m_results[i].get());
+  }
+  for (const auto& region : m_regions) {
+    Region& newRegion = copy->addRegion();
+    for (const auto& block : region->blocks()) {
+      Block& newBlock = newRegion.addBlock();
+      for (const auto& argument : block->arguments()) {
+        Value* newArgument = newBlock.addArgument(argument->type());
+        newArgument->setNameHint(argument->nameHint());
+        mapping.emplace(argument.get(), newArgument);
+      }
+    }
+    // Ops after all blocks' arguments: a branch may name a later block's argument.
+    for (size_t b = 0; b < region->blocks().size(); ++b)
+      for (const auto& op : region->blocks()[b]->ops())
+        newRegion.blocks()[b]->push_back(op->clone(mapping));
+  }
+  return copy;
+}
+
 std::string_view Operation::dialect() const {
   std::string_view n = m_name;
   size_t dot = n.find('.');

@@ -6,6 +6,7 @@
 
 #include <list>
 #include <memory>
+#include <unordered_map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -188,6 +189,14 @@ public:
 
   /// Drops every operand so the values it used lose this use (before destruction).
   void dropAllReferences();
+
+  /// Maps the values of an op to the values of its clone.
+  using ValueMapping = std::unordered_map<const Value*, Value*>;
+  /// A detached deep copy of this op: its regions, blocks and ops, attributes (shared: they are
+  /// immutable), locations and name hints. Operands are looked up in `mapping` (values defined
+  /// outside the op and missing from it stay the original values); every result and block
+  /// argument of the copy is added to it.
+  std::unique_ptr<Operation> clone(ValueMapping& mapping) const;
 
 private:
   friend class Block;

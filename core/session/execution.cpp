@@ -110,14 +110,29 @@ bool Execution::prepare(Program& program, ExecutionOptions options) {
   m_options = std::move(options);
   if (m_options.distributed)
     m_programText = std::string(program.sources().text(program.fileId()));
-  m_module = program.stage(m_options.stage, m_sink);
+  // A gradient stage runs like a program of its own: its per-device form on the mesh.
+  Stage stage = m_options.stage;
+  std::string function = m_options.function;
+  if (isGradientStage(stage)) {
+    Program* gradient = program.gradientProgram(stage, m_sink);
+    if (!gradient)
+      return false;
+    if (function.empty())
+      function = program.defaultFunction(stage);
+    return prepareStage(*gradient, Stage::PerDevice, function);
+  }
+  return prepareStage(program, stage, function);
+}
+
+bool Execution::prepareStage(Program& program, Stage stage, const std::string& functionName) {
+  m_module = program.stage(stage, m_sink);
   if (!m_module)
     return false;
-  bool perDevice = m_options.stage == Stage::PerDevice;
+  bool perDevice = stage == Stage::PerDevice;
   m_global = perDevice ? program.stage(Stage::Partitioned, m_sink) : m_module;
   if (!m_global)
     return false;
-  m_function = pickFunction(*m_module, m_options.function, m_sink);
+  m_function = pickFunction(*m_module, functionName, m_sink);
   if (!m_function)
     return false;
   std::string name(ir::func::name(*m_function));

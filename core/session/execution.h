@@ -54,7 +54,9 @@ struct TraceSpan {
 
 struct ExecutionOptions {
   /// The stage to run. `PerDevice` runs the per-device program on every device of the program's
-  /// mesh; any other stage runs the global program on one device.
+  /// mesh; a gradient stage runs the per-device form of the gradient program (see
+  /// `Program::gradientProgram`), by default its gradient function; any other stage runs the
+  /// global program on one device.
   Stage stage = Stage::PerDevice;
   /// The function to run; empty picks `main`, else the only public function.
   std::string function;
@@ -170,6 +172,7 @@ public:
 private:
   explicit Execution(support::DiagnosticSink& sink) : m_sink(sink) {}
   bool prepare(Program& program, ExecutionOptions options);
+  bool prepareStage(Program& program, Stage stage, const std::string& function);
   bool startReference();
   StopReason advance(); // one executor step plus bookkeeping
   bool atBreakpoint() const;

@@ -1,6 +1,7 @@
 #include "core/session/program.h"
 
 #include "core/analysis/collective_cost.h"
+#include "core/autodiff/autodiff.h"
 #include "core/io/mlir/mlir.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/sharding/verifier.h"
@@ -36,6 +37,9 @@ std::vector<StagePass> passesOf(Stage stage) {
             {"sdy-resolve-single-device-sharding", "", true},
             {"sdy-convert-global-to-local", ""},
             {"sdy-drop-sharding-and-mesh", ""}};
+  case Stage::GradientEfficient:
+  case Stage::GradientNaive:
+    return {};
   }
   return {};
 }
@@ -67,18 +71,24 @@ std::string_view stageName(Stage stage) {
   case Stage::Propagated: return "propagated";
   case Stage::Partitioned: return "partitioned";
   case Stage::PerDevice: return "per-device";
+  case Stage::GradientEfficient: return "gradient-efficient";
+  case Stage::GradientNaive: return "gradient-naive";
   }
   return "";
 }
 
 std::optional<Stage> parseStage(std::string_view name) {
-  for (Stage stage : kStages)
+  for (Stage stage : kAllStages)
     if (stageName(stage) == name)
       return stage;
   if (name == "written")
     return Stage::AsWritten;
   if (name == "local")
     return Stage::PerDevice;
+  if (name == "grad" || name == "gradient")
+    return Stage::GradientEfficient;
+  if (name == "grad-naive")
+    return Stage::GradientNaive;
   return std::nullopt;
 }
 
@@ -103,60 +113,139 @@ std::unique_ptr<Program> Program::fromText(std::string name, std::string text,
                "empty program: the input holds no module and no operations");
     return nullptr;
   }
-  program->m_stages[0] = program->compute(Stage::AsWritten, sink);
+  program->m_stages[0] = program->parse(sink);
   return program->m_stages[0] ? std::move(program) : nullptr;
 }
 
-std::unique_ptr<ir::Module> Program::compute(Stage stage, support::DiagnosticSink& sink) {
+std::unique_ptr<ir::Module> Program::parse(support::DiagnosticSink& sink) {
   support::ErrorTrackingSink tracking(sink);
   auto module = io::mlir::parseModule(m_sources.text(m_fileId), m_fileId, tracking);
   if (!module || tracking.hadError())
     return nullptr;
   if (!sharding::verifyModule(*module, tracking) || tracking.hadError())
     return nullptr;
+  return module;
+}
+
+std::unique_ptr<ir::Module> Program::derive(Stage stage, const ir::Module& from,
+                                            support::DiagnosticSink& sink,
+                                            const CancelFlag* cancel) {
+  support::ErrorTrackingSink tracking(sink);
+  auto cancelled = [&] {
+    if (!cancel || !cancel->load(std::memory_order_relaxed))
+      return false;
+    sink.error({m_fileId, 1, 1, 0},
+               "cancelled while computing the " + std::string(stageName(stage)) + " stage");
+    return true;
+  };
+  if (cancelled())
+    return nullptr;
+  std::unique_ptr<ir::Module> module = from.clone();
   const auto& registry = pipeline::PassRegistry::builtin();
-  std::vector<partition::InsertedCollective> inserted;
-  for (Stage step : kStages) {
-    if (step > stage)
-      break;
-    for (const StagePass& pass : passesOf(step)) {
-      const pipeline::PassInfo* info = registry.lookup(pass.name);
-      if (!info) {
-        if (pass.optional)
-          continue;
-        sink.error({m_fileId, 1, 1, 0}, "the " + std::string(stageName(stage)) +
-                                            " stage needs pass -" + std::string(pass.name) +
-                                            ", which this build does not have");
-        return nullptr;
-      }
-      pipeline::PassInvocation invocation{info, {}};
-      std::string error;
-      if (!invocation.options.parse(pass.options, error)) {
-        sink.error({m_fileId, 1, 1, 0}, "-" + std::string(pass.name) + ": " + error);
-        return nullptr;
-      }
-      if (!pipeline::runPasses(*module, std::span(&invocation, 1), tracking) ||
-          tracking.hadError())
-        return nullptr;
+  for (const StagePass& pass : passesOf(stage)) {
+    const pipeline::PassInfo* info = registry.lookup(pass.name);
+    if (!info) {
+      if (pass.optional)
+        continue;
+      sink.error({m_fileId, 1, 1, 0}, "the " + std::string(stageName(stage)) +
+                                          " stage needs pass -" + std::string(pass.name) +
+                                          ", which this build does not have");
+      return nullptr;
     }
-    // Reshards become collectives here, directly, to keep the record of why each one exists.
-    if (step == Stage::Partitioned) {
-      if (!partition::reshardToCollectives(*module, {}, tracking, &inserted) ||
-          tracking.hadError())
-        return nullptr;
+    pipeline::PassInvocation invocation{info, {}};
+    std::string error;
+    if (!invocation.options.parse(pass.options, error)) {
+      sink.error({m_fileId, 1, 1, 0}, "-" + std::string(pass.name) + ": " + error);
+      return nullptr;
     }
+    if (!pipeline::runPasses(*module, std::span(&invocation, 1), tracking) ||
+        tracking.hadError() || cancelled())
+      return nullptr;
   }
+  // Reshards become collectives here, directly, to keep the record of why each one exists.
   if (stage == Stage::Partitioned) {
+    std::vector<partition::InsertedCollective> inserted;
+    if (!partition::reshardToCollectives(*module, {}, tracking, &inserted) ||
+        tracking.hadError() || cancelled())
+      return nullptr;
     m_inserted = std::move(inserted);
     m_causeIndex.reset();
   }
   return module;
 }
 
-const ir::Module* Program::stage(Stage stage, support::DiagnosticSink& sink) {
+std::unique_ptr<ir::Module> Program::deriveGradient(Stage stage, const ir::Module& from,
+                                                    support::DiagnosticSink& sink) {
+  std::unique_ptr<ir::Module> module = from.clone();
+  autodiff::GradOptions options;
+  options.rules = stage == Stage::GradientNaive ? autodiff::CollectiveRules::Naive
+                                                : autodiff::CollectiveRules::Efficient;
+  // With respect to every float argument of the function the other stages run.
+  const ir::Operation* function = module->lookupFunction("main");
+  if (!function) {
+    std::vector<ir::Operation*> functions = module->functions();
+    std::erase_if(functions, [](const ir::Operation* fn) {
+      const auto* visibility = fn->attr("sym_visibility").as<ir::StringAttr>();
+      return visibility && visibility->value == "private";
+    });
+    if (functions.size() == 1)
+      function = functions.front();
+  }
+  if (!function) {
+    sink.error({m_fileId, 1, 1, 0}, "the gradient stages need a function named 'main' or a "
+                                    "single public function");
+    return nullptr;
+  }
+  options.function = std::string(ir::func::name(*function));
+  ir::Type type = ir::func::type(*function);
+  for (unsigned i = 0; i < type.elements().size(); ++i)
+    if (type.elements()[i].isTensor() && ir::isFloatElement(type.elements()[i].elementType()))
+      options.wrt.push_back(std::to_string(i));
+  if (options.wrt.empty()) {
+    sink.error(function->loc(), "the gradient stages need a float argument to differentiate "
+                                "'" + options.function + "' with respect to");
+    return nullptr;
+  }
+  autodiff::AutodiffResult result = autodiff::grad(*module, options, sink);
+  if (!result.function)
+    return nullptr;
+  m_defaultFunctions[static_cast<size_t>(stage)] = std::string(ir::func::name(*result.function));
+  return module;
+}
+
+const ir::Module* Program::stage(Stage stage, support::DiagnosticSink& sink,
+                                 const CancelFlag* cancel) {
   auto& slot = m_stages[static_cast<size_t>(stage)];
-  if (!slot)
-    slot = compute(stage, sink);
+  if (slot)
+    return slot.get();
+  if (isGradientStage(stage)) {
+    slot = deriveGradient(stage, asWritten(), sink);
+    return slot.get();
+  }
+  const ir::Module* previous = this->stage(static_cast<Stage>(static_cast<int>(stage) - 1), sink,
+                                           cancel);
+  if (!previous)
+    return nullptr;
+  slot = derive(stage, *previous, sink, cancel);
+  return slot.get();
+}
+
+std::string Program::defaultFunction(Stage stage) const {
+  return m_defaultFunctions[static_cast<size_t>(stage)];
+}
+
+Program* Program::gradientProgram(Stage stage, support::DiagnosticSink& sink) {
+  if (!isGradientStage(stage))
+    return this;
+  auto& slot = m_gradientPrograms[stage == Stage::GradientEfficient ? 0 : 1];
+  if (slot)
+    return slot.get();
+  const ir::Module* gradient = this->stage(stage, sink);
+  if (!gradient)
+    return nullptr;
+  slot.reset(new Program);
+  slot->m_fileId = slot->m_sources.addBuffer(path(), std::string(m_sources.text(m_fileId)));
+  slot->m_stages[0] = gradient->clone();
   return slot.get();
 }
 

@@ -9,6 +9,7 @@
 #include "core/support/source_manager.h"
 
 #include <array>
+#include <atomic>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -20,22 +21,45 @@
 
 namespace shardscope::session {
 
-/// The stages a program goes through on its way to per-device code. Each is computed from the
-/// source by its own run of the pipeline, so every stage is an independent, immutable module whose
-/// ops keep the source locations of the ops they came from.
+/// The stages a program goes through on its way to per-device code, and its gradients. Each
+/// pipeline stage is derived from a copy of the previous one by that stage's passes, so every
+/// stage is an independent, immutable module whose ops keep the source locations of the ops they
+/// came from.
 enum class Stage {
   AsWritten,   ///< parsed and verified, nothing else
   Propagated,  ///< after `-sdy-propagation-pipeline`
   Partitioned, ///< after `-sdy-insert-explicit-reshards` and `-sdy-reshard-to-collectives`
   PerDevice,   ///< after `-sdy-convert-global-to-local` and `-sdy-drop-sharding-and-mesh`
+  /// The program as written plus the gradient of its function (see `Program::gradientFunction`)
+  /// with respect to its float arguments, with the variance-aware collective rules.
+  GradientEfficient,
+  /// The same with the naive rules (psum transposes to psum), for comparison.
+  GradientNaive,
 };
+/// The pipeline stages, in order: each is derived from the one before.
 inline constexpr std::array<Stage, 4> kStages = {Stage::AsWritten, Stage::Propagated,
                                                  Stage::Partitioned, Stage::PerDevice};
+/// The gradient stages, each derived from the as-written stage.
+inline constexpr std::array<Stage, 2> kGradientStages = {Stage::GradientEfficient,
+                                                         Stage::GradientNaive};
+/// Every stage, in the order a stage selector lists them.
+inline constexpr std::array<Stage, 6> kAllStages = {
+    Stage::AsWritten,   Stage::Propagated,        Stage::Partitioned,
+    Stage::PerDevice,   Stage::GradientEfficient, Stage::GradientNaive};
+inline bool isGradientStage(Stage stage) {
+  return stage == Stage::GradientEfficient || stage == Stage::GradientNaive;
+}
 
-/// `as-written`, `propagated`, `partitioned`, `per-device`.
+/// `as-written`, `propagated`, `partitioned`, `per-device`, `gradient-efficient`,
+/// `gradient-naive`.
 std::string_view stageName(Stage stage);
-/// Parses a stage name (also `written`, `local`); nothing for an unknown name.
+/// Parses a stage name (also `written`, `local`, `grad`, `grad-naive`); nothing for an unknown
+/// name.
 std::optional<Stage> parseStage(std::string_view name);
+
+/// Set from another thread to stop a computation between passes; it then fails with a
+/// "cancelled" error.
+using CancelFlag = std::atomic<bool>;
 
 /// Finds the ops of one stage that came from the same source as ops of another stage: the same
 /// source location and op name. (Passes keep the location of the op they rewrite; ops they
@@ -77,9 +101,24 @@ public:
   uint32_t fileId() const { return m_fileId; }
   const std::string& path() const { return m_sources.name(m_fileId); }
 
-  /// The module of `stage`, computing it (and caching it) on first use. Returns null after
-  /// reporting to `sink` when the stage's passes fail.
-  const ir::Module* stage(Stage stage, support::DiagnosticSink& sink);
+  /// The module of `stage`, computing it (and the stages it derives from, all cached) on first
+  /// use. Returns null after reporting to `sink` when the stage's passes fail, or when `cancel`
+  /// is set before it is done (nothing partial is cached).
+  const ir::Module* stage(Stage stage, support::DiagnosticSink& sink,
+                          const CancelFlag* cancel = nullptr);
+  /// The module of `stage` when it has been computed, else null.
+  const ir::Module* cachedStage(Stage stage) const {
+    return m_stages[static_cast<size_t>(stage)].get();
+  }
+  /// The function a stage is about: for a gradient stage the gradient function it added
+  /// (`main_grad`, `main_grad_naive`), else empty (`main` or the only public function). Valid
+  /// once the stage has been computed.
+  std::string defaultFunction(Stage stage) const;
+  /// The program whose as-written stage is gradient stage `stage` (a copy of it), so that the
+  /// gradient can be partitioned and run on the mesh like any program; it shares this program's
+  /// source text, so its locations point into the same file. Computed on first use; null after
+  /// reporting to `sink` when the gradient cannot be built.
+  Program* gradientProgram(Stage stage, support::DiagnosticSink& sink);
   /// The module as written (always available after a successful load).
   const ir::Module& asWritten() const { return *m_stages[0]; }
 
@@ -106,11 +145,17 @@ public:
 
 private:
   Program() = default;
-  std::unique_ptr<ir::Module> compute(Stage stage, support::DiagnosticSink& sink);
+  std::unique_ptr<ir::Module> parse(support::DiagnosticSink& sink);
+  std::unique_ptr<ir::Module> derive(Stage stage, const ir::Module& from,
+                                     support::DiagnosticSink& sink, const CancelFlag* cancel);
+  std::unique_ptr<ir::Module> deriveGradient(Stage stage, const ir::Module& from,
+                                             support::DiagnosticSink& sink);
 
   support::SourceManager m_sources;
   uint32_t m_fileId = 0;
-  std::array<std::unique_ptr<ir::Module>, 4> m_stages;
+  std::array<std::unique_ptr<ir::Module>, kAllStages.size()> m_stages;
+  std::array<std::string, kAllStages.size()> m_defaultFunctions;
+  std::array<std::unique_ptr<Program>, kGradientStages.size()> m_gradientPrograms;
   std::vector<partition::InsertedCollective> m_inserted;
   struct CauseIndex {
     explicit CauseIndex(const ir::Module& written) : written(written) {}

@@ -1,0 +1,126 @@
+// Program stages: each derived from a copy of the one before (earlier stages stay as they were),
+// cancellation between passes, and the gradient stages with their own runnable program.
+#include "core/autodiff/function_costs.h"
+#include "core/io/mlir/mlir.h"
+#include "core/session/execution.h"
+
+#include <gtest/gtest.h>
+
+using namespace shardscope;
+using namespace shardscope::session;
+
+namespace {
+
+std::string dataPath(const std::string& relative) {
+  return std::string(SHARDSCOPE_TEST_DATA_DIR) + "/" + relative;
+}
+
+std::string messages(const support::CollectingSink& sink) {
+  std::string out;
+  for (const auto& d : sink.diagnostics())
+    out += d.message + "\n";
+  return out;
+}
+
+} // namespace
+
+TEST(ProgramTest, LaterStagesLeaveEarlierOnesUnchanged) {
+  support::CollectingSink sink;
+  auto program = Program::load(dataPath("propagation_chain.mlir"), sink);
+  ASSERT_TRUE(program) << messages(sink);
+  std::string written = io::mlir::printModule(program->asWritten());
+  const ir::Module* propagated = program->stage(Stage::Propagated, sink);
+  ASSERT_TRUE(propagated) << messages(sink);
+  std::string propagatedText = io::mlir::printModule(*propagated);
+  ASSERT_TRUE(program->stage(Stage::PerDevice, sink)) << messages(sink);
+  EXPECT_EQ(io::mlir::printModule(program->asWritten()), written);
+  EXPECT_EQ(io::mlir::printModule(*propagated), propagatedText);
+  EXPECT_NE(propagatedText, written); // propagation added shardings
+  // Computing PerDevice computed (and cached) the stages in between.
+  EXPECT_TRUE(program->cachedStage(Stage::Partitioned));
+}
+
+TEST(ProgramTest, ACancelledStageFailsAndIsComputedLater) {
+  support::CollectingSink sink;
+  auto program = Program::load(dataPath("session/global_matmul.mlir"), sink);
+  ASSERT_TRUE(program) << messages(sink);
+  CancelFlag cancel{true};
+  EXPECT_FALSE(program->stage(Stage::Partitioned, sink, &cancel));
+  EXPECT_NE(messages(sink).find("cancelled while computing the propagated stage"),
+            std::string::npos)
+      << messages(sink);
+  EXPECT_FALSE(program->cachedStage(Stage::Propagated));
+  support::CollectingSink again;
+  cancel = false;
+  EXPECT_TRUE(program->stage(Stage::Partitioned, again, &cancel)) << messages(again);
+  EXPECT_FALSE(again.hasErrors());
+}
+
+// The design's data-parallel loss: the efficient gradient has no all-reduce, the naive one has
+// one; both run on the mesh and agree.
+TEST(ProgramTest, GradientStagesCompareRulesAndRunOnTheMesh) {
+  support::CollectingSink sink;
+  auto program = Program::load(dataPath("autodiff/data_parallel_loss.mlir"), sink);
+  ASSERT_TRUE(program) << messages(sink);
+  const ir::Module* efficient = program->stage(Stage::GradientEfficient, sink);
+  const ir::Module* naive = program->stage(Stage::GradientNaive, sink);
+  ASSERT_TRUE(efficient && naive) << messages(sink);
+  EXPECT_EQ(program->defaultFunction(Stage::GradientEfficient), "loss_grad");
+  EXPECT_EQ(program->defaultFunction(Stage::GradientNaive), "loss_grad_naive");
+  const ir::Operation* efficientFn = efficient->lookupFunction("loss_grad");
+  const ir::Operation* naiveFn = naive->lookupFunction("loss_grad_naive");
+  ASSERT_TRUE(efficientFn && naiveFn);
+  // The forward pmean's psum is still there in both; the naive backward adds one.
+  int forward = autodiff::countOps(*program->asWritten().lookupFunction("loss"),
+                                   "stablehlo.all_reduce");
+  EXPECT_EQ(autodiff::countOps(*efficientFn, "stablehlo.all_reduce"), forward);
+  EXPECT_EQ(autodiff::countOps(*naiveFn, "stablehlo.all_reduce"), forward + 1);
+
+  std::vector<std::vector<double>> results;
+  for (Stage stage : kGradientStages) {
+    ExecutionOptions options;
+    options.stage = stage;
+    auto execution = Execution::create(*program, options, sink);
+    ASSERT_TRUE(execution) << messages(sink);
+    EXPECT_EQ(ir::func::name(execution->function()), program->defaultFunction(stage));
+    std::string error;
+    auto spec = parseInputSpec("random:5", error);
+    ASSERT_TRUE(spec) << error;
+    ASSERT_TRUE(execution->setInputs(*spec) && execution->start()) << messages(sink);
+    ASSERT_EQ(execution->runToEnd(), StopReason::Finished) << messages(sink);
+    auto values = execution->globalResults(error);
+    ASSERT_TRUE(values && values->size() == 3) << error;
+    std::vector<double> flat;
+    for (const exec::Tensor& t : *values)
+      for (int64_t i = 0; i < t.numElements(); ++i)
+        flat.push_back(t.floatAt(i));
+    results.push_back(std::move(flat));
+  }
+  ASSERT_EQ(results[0].size(), results[1].size());
+  double largest = 0;
+  for (size_t i = 0; i < results[0].size(); ++i) {
+    EXPECT_NEAR(results[0][i], results[1][i], 1e-12) << i;
+    largest = std::max(largest, std::abs(results[0][i]));
+  }
+  EXPECT_GT(largest, 0.0); // a gradient of zeros would agree trivially
+}
+
+TEST(ProgramTest, GradientOfANonScalarFunctionIsALocatedError) {
+  support::CollectingSink sink;
+  auto program = Program::load(dataPath("session/global_matmul.mlir"), sink);
+  ASSERT_TRUE(program) << messages(sink);
+  EXPECT_FALSE(program->stage(Stage::GradientEfficient, sink));
+  ASSERT_TRUE(sink.hasErrors());
+  EXPECT_NE(messages(sink).find("rank-0"), std::string::npos) << messages(sink);
+  EXPECT_TRUE(sink.diagnostics().front().loc.isValid());
+  EXPECT_FALSE(program->gradientProgram(Stage::GradientNaive, sink));
+  // The pipeline stages are unaffected.
+  EXPECT_TRUE(program->stage(Stage::PerDevice, sink));
+}
+
+TEST(ProgramTest, StageNamesRoundTrip) {
+  for (Stage stage : kAllStages)
+    EXPECT_EQ(parseStage(stageName(stage)), stage);
+  EXPECT_EQ(parseStage("grad"), Stage::GradientEfficient);
+  EXPECT_FALSE(parseStage("gradient-fast"));
+}
