@@ -2,6 +2,7 @@
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
 
+#include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
 #include "core/ir/attribute.h"
 #include "core/sharding/mesh_view.h"
@@ -238,6 +239,9 @@ int runCheck(const std::vector<std::string>& args) {
   // Variance types, implicit pbroadcasts and the replication check of manual computations.
   support::CollectingSink diagnostics;
   analysis::ShardMapAnalysis shardMaps = analysis::analyzeShardMaps(*program->module, diagnostics);
+  // Under explicit sharding, the ops JAX would reject while tracing (`types` shows every type).
+  if (program->module->op().hasAttr(analysis::kAxisTypesAttr))
+    analysis::computeExplicitTypes(*program->module, {}, diagnostics);
   std::printf("program: %s\n", args[0].c_str());
   printMeshes(*program->module);
   for (const ir::Operation* fn : program->module->functions())

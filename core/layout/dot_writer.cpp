@@ -20,6 +20,17 @@ NodeStyle nodeStyle(NodeKind kind) {
   return {"#ffffff", "#8c96a8", "#1f2937"};
 }
 
+const char* badgeColour(NodeKind kind, int64_t bytes) {
+  if (bytes == 0)
+    return "#6b7280";
+  switch (kind) {
+  case NodeKind::InsertedCollective: return "#c9372c";
+  case NodeKind::Collective: return "#b7770a";
+  case NodeKind::Pbroadcast: return "#7c4dbd";
+  default: return "#4b5563";
+  }
+}
+
 NodeStyle clusterStyle(ClusterKind kind) {
   switch (kind) {
   case ClusterKind::ManualComputation: return {"#f2f7ff", "#4a7fd4", "#1d3d73"};

@@ -26,6 +26,9 @@ struct NodeStyle {
   const char* text;
 };
 NodeStyle nodeStyle(NodeKind kind);
+/// The colour of the byte badge of a collective node of `kind` moving `bytes` per device: the
+/// kind's colour, grey when the collective is free (an implicit pbroadcast, 0 B).
+const char* badgeColour(NodeKind kind, int64_t bytes);
 /// The fill and border colours of a cluster of `kind`.
 NodeStyle clusterStyle(ClusterKind kind);
 

@@ -98,7 +98,8 @@ std::string shortName(std::string_view name) {
 bool isHiddenAttribute(std::string_view name) {
   return name == "sdy.sharding" || name == "sdy.sharding_rule" || name == "in_shardings" ||
          name == "out_shardings" || name == "sym_name" || name == "sdy.sharding_origins" ||
-         name.starts_with("mhlo.") || name == "precision_config";
+         name.starts_with("mhlo.") || name == "precision_config" || name == "channel_handle" ||
+         name == "use_global_device_ids";
 }
 
 std::string clip(std::string text, size_t max) {
@@ -329,12 +330,14 @@ private:
   }
 
   void buildOp(const ir::Operation& op, int cluster) {
-    if (op.numRegions() > 0) {
+    auto mark = m_ann.ops.find(&op);
+    bool collective = mark != m_ann.ops.end() && mark->second.collective;
+    // A collective's reducer region (`stablehlo.all_reduce`'s add) is part of the collective,
+    // not a region of the program: it is drawn as one collective node.
+    if (op.numRegions() > 0 && !collective) {
       buildRegionOp(op, cluster);
       return;
     }
-    auto mark = m_ann.ops.find(&op);
-    bool collective = mark != m_ann.ops.end() && mark->second.collective;
     NodeKind kind = !collective ? NodeKind::Op
                     : mark->second.inserted ? NodeKind::InsertedCollective
                                             : NodeKind::Collective;

@@ -55,15 +55,6 @@ std::string inClasses(const std::vector<int>& clusters, const std::string& prefi
   return out;
 }
 
-const char* badgeColour(NodeKind kind) {
-  switch (kind) {
-  case NodeKind::InsertedCollective: return "#c9372c";
-  case NodeKind::Collective: return "#b7770a";
-  case NodeKind::Pbroadcast: return "#7c4dbd";
-  default: return "#4b5563";
-  }
-}
-
 class SvgWriter {
 public:
   SvgWriter(const VisibleGraph& graph, const GraphLayout& layout, const SvgOptions& options)
@@ -213,7 +204,7 @@ private:
     double x = box.center.x + box.width / 2 - w * 0.6, y = box.center.y - box.height / 2 - h * 0.55;
     m_out += "<g class=\"badge\"><rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" +
              plain(w) + "\" height=\"" + plain(h) + "\" rx=\"6.5\" fill=\"" +
-             badgeColour(node.kind) + "\"/><text x=\"" + num(x + w / 2) + "\" y=\"" +
+             badgeColour(node.kind, node.bytes) + "\"/><text x=\"" + num(x + w / 2) + "\" y=\"" +
              num(y + h / 2 + 3) + "\" text-anchor=\"middle\" font-size=\"" +
              plain(m_opt.fontSize - 1.5) + "\" font-weight=\"bold\" fill=\"#ffffff\">" +
              xmlEscape(text) + "</text></g>";

@@ -422,12 +422,40 @@ private Q_SLOTS:
     MainWindow window;
     auto* menu = window.findChild<QMenu*>(QStringLiteral("examplesMenu"));
     QVERIFY(menu);
-    QCOMPARE(menu->actions().size(), 3);
+    // Every bundled example is in the menu (resources/shardscope.qrc lists them).
+    const QStringList bundled =
+        QDir(QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/../../resources/examples"))
+            .entryList({QStringLiteral("*.mlir")}, QDir::Files, QDir::Name);
+    QVERIFY(bundled.size() >= 8);
+    QStringList listed;
+    QAction* tensorParallel = nullptr;
+    for (QAction* action : menu->actions()) {
+      listed.push_back(action->text());
+      if (action->text() == QStringLiteral("mlp_tensor_parallel.mlir"))
+        tensorParallel = action;
+    }
+    QCOMPARE(listed, bundled);
+    QVERIFY(tensorParallel);
     QSignalSpy loaded(&window, &MainWindow::programLoaded);
-    menu->actions().value(1)->trigger();
+    tensorParallel->trigger();
     QVERIFY(loaded.wait(30000));
     QVERIFY(window.currentFile().endsWith(QStringLiteral("/mlp_tensor_parallel.mlir")));
     QCOMPARE(window.context()->program()->stage(StageId::Partitioned).collectives.size(), 1);
+  }
+
+  void explicitShardingErrorsAreProblems() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_TEST_DATA_DIR
+                                               "/../../resources/examples/"
+                                               "explicit_sharding_illegal.mlir")));
+    const auto& problems = window.context()->program()->problems;
+    const ProblemRow* illegal = nullptr;
+    for (const ProblemRow& row : problems)
+      if (row.severity == QStringLiteral("error") &&
+          row.message.contains(QStringLiteral("illegally sharded result: f32[8@X,8@X]")))
+        illegal = &row;
+    QVERIFY(illegal);
+    QCOMPARE(illegal->line, 33);
   }
 
   void togglesThePalette() {

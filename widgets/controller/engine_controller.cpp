@@ -4,6 +4,7 @@
 #include "widgets/controller/op_ids.h"
 
 #include "core/analysis/collective_cost.h"
+#include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
 #include "core/io/mlir/mlir.h"
 #include "core/ir/attribute.h"
@@ -263,9 +264,13 @@ public:
           shardMaps = analysis::analyzeShardMaps(*module, stageSink);
         collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values);
         collectCollectives(*program, *module, stage, out);
-        if (stage == StageId::AsWritten)
+        if (stage == StageId::AsWritten) {
           if (const ir::Mesh* mesh = session::programMesh(*module))
             snapshot->mesh = meshInfo(*mesh);
+          // Under explicit sharding, the ops JAX would reject while tracing are problems.
+          if (module->op().hasAttr(analysis::kAxisTypesAttr))
+            analysis::computeExplicitTypes(*module, {}, stageSink);
+        }
       }
       addProblems(stageSink, stageTitle(stage), snapshot->problems);
     }

@@ -83,6 +83,7 @@ void fillLayout(GraphSnapshot& snap, const layout::ProgramGraph& graph,
     item.fill = color(style.fill);
     item.border = color(style.border);
     item.text = color(style.text);
+    item.badge = color(layout::badgeColour(vn.kind, vn.bytes));
     snap.nodes.push_back(item);
   }
   for (size_t i = 0; i < l.edges.size(); ++i) {

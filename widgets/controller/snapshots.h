@@ -168,6 +168,7 @@ struct GraphNodeItem {
   qint64 bytes = -1;
   QRectF rect;
   QColor fill, border, text;
+  QColor badge; ///< the byte badge's colour
 };
 
 struct GraphEdgeItem {

@@ -407,7 +407,7 @@ void GraphPanel::addNodes(const QFont& font, const QFont& small) {
       badge->setFont(small);
       const QRectF b = badge->boundingRect();
       auto* back = new QGraphicsRectItem(QRectF(0, 0, b.width() + 6, b.height() + 2), item);
-      back->setBrush(QColor(0xc0, 0x39, 0x2b));
+      back->setBrush(n.badge);
       back->setPen(Qt::NoPen);
       back->setPos(n.rect.right() - b.width() - 2, n.rect.top() - b.height() + 2);
       badge->setParentItem(back);
