@@ -122,7 +122,45 @@ Tensor::Tensor(ElementType element, std::vector<int64_t> shape)
   m_numElements = 1;
   for (int64_t d : m_shape)
     m_numElements *= d;
-  m_data.assign(static_cast<size_t>(m_numElements) * elementBytes(element), 0);
+  m_data = Storage(static_cast<size_t>(m_numElements) * elementBytes(element), /*zero=*/true);
+}
+
+Tensor Tensor::uninitialized(ElementType element, std::vector<int64_t> shape) {
+  Tensor t;
+  t.m_element = element;
+  t.m_shape = std::move(shape);
+  t.m_numElements = 1;
+  for (int64_t d : t.m_shape)
+    t.m_numElements *= d;
+  t.m_data = Storage(static_cast<size_t>(t.m_numElements) * elementBytes(element), /*zero=*/false);
+  return t;
+}
+
+Tensor::Storage::Storage(size_t size, bool zero) : m_size(size) {
+  if (size == 0)
+    return;
+  // `new T[n]` leaves bytes uninitialised, `new T[n]()` clears them (as std::vector does).
+  m_bytes.reset(zero ? new uint8_t[size]() : new uint8_t[size]);
+}
+
+Tensor::Storage::Storage(std::span<const uint8_t> bytes) : Storage(bytes.size(), false) {
+  if (m_size)
+    std::memcpy(m_bytes.get(), bytes.data(), m_size);
+}
+
+Tensor::Storage& Tensor::Storage::operator=(const Storage& other) {
+  if (this == &other)
+    return *this;
+  if (m_size == other.m_size) { // reuse the buffer, as std::vector does
+    if (m_size)
+      std::memcpy(m_bytes.get(), other.m_bytes.get(), m_size);
+    return *this;
+  }
+  return *this = Storage(std::span<const uint8_t>(other.data(), other.size()));
+}
+
+bool Tensor::Storage::operator==(const Storage& other) const {
+  return m_size == other.m_size && (m_size == 0 || std::memcmp(data(), other.data(), m_size) == 0);
 }
 
 bool Tensor::isSupportedElement(ElementType e) {
@@ -168,7 +206,7 @@ std::optional<Tensor> Tensor::fromDense(const ir::DenseElementsAttr& dense) {
   } else {
     if (dense.raw.size() != t.m_data.size())
       return std::nullopt;
-    t.m_data = dense.raw;
+    t.m_data = Storage(std::span<const uint8_t>(dense.raw.data(), dense.raw.size()));
   }
   return t;
 }

@@ -5,9 +5,11 @@
 
 #include <complex>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shardscope::exec {
@@ -24,6 +26,10 @@ public:
   Tensor() = default;
   /// A zero-filled tensor. Precondition: `isSupportedElement(element)`, no dynamic sizes.
   Tensor(ir::ElementType element, std::vector<int64_t> shape);
+  /// A tensor whose bytes are left uninitialised, for callers that overwrite every byte before
+  /// reading any (receive buffers, results of copies): skips the zero fill, which costs as much
+  /// as a copy for large tensors. Precondition: as the constructor.
+  static Tensor uninitialized(ir::ElementType element, std::vector<int64_t> shape);
 
   /// Returns true when the interpreter can hold elements of `element`.
   static bool isSupportedElement(ir::ElementType element);
@@ -67,8 +73,8 @@ public:
   void setComplex(int64_t i, std::complex<double> v);
 
   /// The raw storage, `numElements() * elementBytes(elementType())` bytes.
-  std::span<const uint8_t> bytes() const { return m_data; }
-  std::span<uint8_t> bytes() { return m_data; }
+  std::span<const uint8_t> bytes() const { return {m_data.data(), m_data.size()}; }
+  std::span<uint8_t> bytes() { return {m_data.data(), m_data.size()}; }
   /// Typed access for callers that know the element type (`float` for f32, ...).
   template <typename T> T* data() { return reinterpret_cast<T*>(m_data.data()); }
   template <typename T> const T* data() const { return reinterpret_cast<const T*>(m_data.data()); }
@@ -87,10 +93,36 @@ public:
   std::string str(int64_t maxElements = 16) const;
 
 private:
+  /// The element bytes: like `std::vector<uint8_t>` (copies copy, moves leave the source empty,
+  /// equality compares the bytes), but able to allocate without clearing (`uninitialized`).
+  class Storage {
+  public:
+    Storage() = default;
+    Storage(size_t size, bool zero);
+    explicit Storage(std::span<const uint8_t> bytes);
+    Storage(const Storage& other) : Storage(std::span<const uint8_t>(other.data(), other.size())) {}
+    Storage(Storage&& other) noexcept
+        : m_bytes(std::move(other.m_bytes)), m_size(std::exchange(other.m_size, 0)) {}
+    Storage& operator=(const Storage& other);
+    Storage& operator=(Storage&& other) noexcept {
+      m_bytes = std::move(other.m_bytes);
+      m_size = std::exchange(other.m_size, 0);
+      return *this;
+    }
+    uint8_t* data() { return m_bytes.get(); }
+    const uint8_t* data() const { return m_bytes.get(); }
+    size_t size() const { return m_size; }
+    bool operator==(const Storage& other) const;
+
+  private:
+    std::unique_ptr<uint8_t[]> m_bytes;
+    size_t m_size = 0;
+  };
+
   ir::ElementType m_element = ir::ElementType::F32;
   std::vector<int64_t> m_shape;
   int64_t m_numElements = 0;
-  std::vector<uint8_t> m_data;
+  Storage m_data;
 };
 
 /// The part type of complex element type `element` (f32 for `complex<f32>`, f64 for

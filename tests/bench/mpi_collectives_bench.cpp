@@ -7,8 +7,11 @@
 // all-gather result (every rank contributes SIZE / ranks bytes and receives SIZE bytes). Each
 // iteration refills the inputs (untimed: the backend consumes its input tensor), lines the ranks
 // up with a barrier, then times one collective; a rank's time is the slowest rank's (MPI_MAX).
-// Backend and raw MPI alternate iteration by iteration; the table shows medians and
-// `ratio` = raw time / backend time (1.0: as fast as raw MPI; the target is >= 0.9).
+// Backend and raw MPI run the same number of iterations on the same data, alternating, and the
+// one that goes first alternates too (so neither always runs right after the other's traffic);
+// both get the same untimed warm-up rounds first. The table shows medians and
+// `ratio` = raw median / backend median (1.0: as fast as raw MPI; the target is >= 0.9).
+// `--iterations-scale X` multiplies the number of timed iterations (default 1).
 //
 // The raw rows are MPI's own algorithms: MPI_Allreduce sums in whatever order MPI picks (not
 // bit-reproducible across layouts); the backend's all-reduce folds in ascending device order so
@@ -49,6 +52,10 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
   std::vector<int64_t> sizesMb = {1, 8, 64};
+  double scale = 1;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--iterations-scale")
+      scale = std::max(0.01, std::atof(argv[i + 1]));
   for (int i = 1; i + 1 < argc; ++i)
     if (std::string(argv[i]) == "--sizes-mb") {
       sizesMb.clear();
@@ -73,7 +80,9 @@ int main(int argc, char** argv) {
   for (int64_t mb : sizesMb) {
     int64_t bytes = mb << 20;
     int64_t elements = bytes / 4;
-    int iterations = mb <= 1 ? 60 : mb <= 8 ? 30 : 10;
+    // Enough iterations for stable medians with 4 ranks on 2 cores; a few seconds per size.
+    int iterations = std::max(5, static_cast<int>(scale * (mb <= 1 ? 300 : mb <= 8 ? 80 : 24)));
+    constexpr int kWarmup = 3; // untimed rounds of each: connections, caches, buffer pools
     exec::Tensor source(ir::ElementType::F32, {elements});
     for (int64_t i = 0; i < elements; ++i)
       source.data<float>()[i] = static_cast<float>((i * 7 + world.rank()) % 1000) * 0.001f;
@@ -82,20 +91,34 @@ int main(int argc, char** argv) {
     std::vector<double> backendTimes, rawTimes;
     std::vector<float> rawIn(static_cast<size_t>(elements)), rawOut(static_cast<size_t>(elements));
     exec::Tensor input;
-    for (int it = 0; it < iterations + 1; ++it) {
-      double b = timed([&] { input = source; },
-                       [&] {
-                         auto r = comm.allReduce(call, {std::move(input)}, add);
-                         if (!r)
-                           world.fail(r.error());
-                       });
-      double raw = timed(
-          [&] { std::memcpy(rawIn.data(), source.bytes().data(), static_cast<size_t>(bytes)); },
-          [&] {
-            MPI_Allreduce(rawIn.data(), rawOut.data(), static_cast<int>(elements), MPI_FLOAT,
-                          MPI_SUM, MPI_COMM_WORLD);
-          });
-      if (it > 0) { // the first round warms up connections and caches
+    for (int it = 0; it < iterations + kWarmup; ++it) {
+      auto backend = [&] {
+        return timed([&] { input = source; },
+                     [&] {
+                       std::vector<exec::Tensor> inputs;
+                       inputs.push_back(std::move(input));
+                       auto r = comm.allReduce(call, std::move(inputs), add);
+                       if (!r)
+                         world.fail(r.error());
+                     });
+      };
+      auto rawRun = [&] {
+        return timed(
+            [&] { std::memcpy(rawIn.data(), source.bytes().data(), static_cast<size_t>(bytes)); },
+            [&] {
+              MPI_Allreduce(rawIn.data(), rawOut.data(), static_cast<int>(elements), MPI_FLOAT,
+                            MPI_SUM, MPI_COMM_WORLD);
+            });
+      };
+      double b, raw;
+      if (it % 2 == 0) {
+        b = backend();
+        raw = rawRun();
+      } else {
+        raw = rawRun();
+        b = backend();
+      }
+      if (it >= kWarmup) {
         backendTimes.push_back(b);
         rawTimes.push_back(raw);
       }
@@ -111,20 +134,36 @@ int main(int argc, char** argv) {
     std::memcpy(piece.bytes().data(), source.bytes().data(), static_cast<size_t>(part) * 4);
     backendTimes.clear();
     rawTimes.clear();
-    for (int it = 0; it < iterations + 1; ++it) {
-      double bt = timed([&] { input = piece; },
-                        [&] {
-                          auto r = comm.allGather(call, std::move(input), 0);
-                          if (!r)
-                            world.fail(r.error());
-                        });
-      double rt = timed([] {},
-                        [&] {
-                          MPI_Allgather(piece.bytes().data(), static_cast<int>(part), MPI_FLOAT,
-                                        rawOut.data(), static_cast<int>(part), MPI_FLOAT,
-                                        MPI_COMM_WORLD);
-                        });
-      if (it > 0) {
+    for (int it = 0; it < iterations + kWarmup; ++it) {
+      auto backend = [&] {
+        return timed([&] { input = piece; },
+                     [&] {
+                       auto r = comm.allGather(call, std::move(input), 0);
+                       if (!r)
+                         world.fail(r.error());
+                     });
+      };
+      // Like the backend's input, the raw send buffer is written just before (so both send
+      // data fresh in this core's cache, as a collective after the op that computed it does).
+      auto rawRun = [&] {
+        return timed(
+            [&] {
+              std::memcpy(rawIn.data(), piece.bytes().data(), static_cast<size_t>(part) * 4);
+            },
+            [&] {
+              MPI_Allgather(rawIn.data(), static_cast<int>(part), MPI_FLOAT, rawOut.data(),
+                            static_cast<int>(part), MPI_FLOAT, MPI_COMM_WORLD);
+            });
+      };
+      double bt, rt;
+      if (it % 2 == 0) {
+        bt = backend();
+        rt = rawRun();
+      } else {
+        rt = rawRun();
+        bt = backend();
+      }
+      if (it >= kWarmup) {
         backendTimes.push_back(bt);
         rawTimes.push_back(rt);
       }

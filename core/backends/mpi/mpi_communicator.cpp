@@ -55,11 +55,18 @@ struct MpiCommunicator::Group {
   int myIndex = 0;              // this rank's index in `ranks`
   MPI_Comm comm = MPI_COMM_NULL;
   std::string primitive, opName, where;
-  // Every member's operands, as zero tensors of the right type (filled by the header exchange
-  // for remote members).
-  Buffers types;
+  // Every member's operand types (from the header exchange for remote members).
+  std::vector<std::vector<detail::TensorType>> types;
   // Receive buffers reused across calls (see `MpiCommunicator::takeScratch`).
   MpiCommunicator* owner = nullptr;
+  // Data messages this rank sent with the header (`exchangeHeader`); the collective waits for
+  // them with its own and sets `earlyUsed` when it receives the others' in the same way.
+  std::vector<MPI_Request> early;
+  std::vector<int> earlyTags; // the tag of each of `early`
+  bool speculated = false; // `early` was posted (for every message of the plan)
+  bool earlyUsed = false;  // the collective took the path the plans were made for
+  // (tag, bytes) of the messages each communicator rank sent to this rank with its header.
+  std::vector<std::vector<std::pair<int, int>>> peerEarly;
 
   bool multiRank() const { return ranks.size() > 1; }
   bool isLocal(size_t position) const {
@@ -133,7 +140,8 @@ std::vector<std::vector<uint8_t>> allgatherBytes(MpiCommunicator::Group& g,
 // order, and messages with one tag between two ranks never overtake each other.
 std::vector<std::vector<uint8_t>> allgatherSmall(MpiCommunicator::Group& g,
                                                  const std::vector<uint8_t>& mine,
-                                                 const std::string& what) {
+                                                 const std::string& what,
+                                                 const std::function<void()>& afterSends = {}) {
   constexpr size_t kBlock = 512;
   constexpr int kHeaderTag = 1 << 20;
   int n = static_cast<int>(g.ranks.size());
@@ -158,6 +166,8 @@ std::vector<std::vector<uint8_t>> allgatherSmall(MpiCommunicator::Group& g,
     MPI_Isend(block.data(), static_cast<int>(kBlock), MPI_BYTE, r, kHeaderTag, g.comm,
               &requests.back());
   }
+  if (afterSends)
+    afterSends();
   g.world->waitAll(requests, what);
   std::vector<std::vector<uint8_t>> out;
   for (int r = 0; r < n; ++r) {
@@ -173,8 +183,18 @@ std::vector<std::vector<uint8_t>> allgatherSmall(MpiCommunicator::Group& g,
 
 // The header: every member's operand types and the primitive, so that all ranks agree on sizes
 // and detect members that called something else.
-std::optional<std::string> exchangeHeader(MpiCommunicator::Group& g, const Buffers& inputs) {
+//
+// With a `plan`, the collective's first data messages (what this rank sends if everybody agrees,
+// judged from its own inputs) are posted right after the header instead of after the exchange:
+// the transfers start one round trip earlier. The header lists them (peer, tag, size), so when
+// the members turn out to disagree (a different op or primitive, other types, another path),
+// every rank knows exactly which messages were sent to it and `drainEarly` receives and drops
+// them: nothing stays queued to confuse a later collective. A plan whose list would not fit in
+// the small header block is not used.
+std::optional<std::string> exchangeHeader(MpiCommunicator::Group& g, Buffers& inputs,
+                                          const MpiCommunicator::Plan& plan) {
   g.types.assign(g.devices.size(), {});
+  g.peerEarly.assign(g.ranks.size(), {});
   detail::Writer w;
   w.string(g.primitive);
   w.string(g.opName);
@@ -189,13 +209,34 @@ std::optional<std::string> exchangeHeader(MpiCommunicator::Group& g, const Buffe
   if (!g.multiRank()) {
     for (size_t p : local)
       for (const Tensor& t : inputs[p])
-        g.types[p].push_back(Tensor(t.elementType(), t.shape()));
+        g.types[p].push_back(detail::TensorType::of(t));
     return std::nullopt;
   }
+  std::vector<MpiCommunicator::EarlySend> sends;
+  if (plan)
+    sends = plan(g, inputs);
+  constexpr size_t kEntryBytes = 12;
+  if (w.bytes().size() + 4 + sends.size() * kEntryBytes > 400) // leaves room in the 512-byte block
+    sends.clear();
+  w.pod<uint32_t>(static_cast<uint32_t>(sends.size()));
+  for (const auto& e : sends) {
+    w.pod<int32_t>(e.peer);
+    w.pod<int32_t>(e.tag);
+    w.pod<int32_t>(e.bytes);
+  }
+  auto postEarly = [&] {
+    g.speculated = !sends.empty();
+    for (const auto& e : sends) {
+      g.earlyTags.push_back(e.tag);
+      g.early.emplace_back();
+      MPI_Isend(e.data, e.bytes, MPI_BYTE, e.peer, e.tag, g.comm, &g.early.back());
+    }
+  };
   std::vector<std::vector<uint8_t>> headers =
-      allgatherSmall(g, w.bytes(), opText(g.opName, g.where));
+      allgatherSmall(g, w.bytes(), opText(g.opName, g.where), postEarly);
   std::vector<int64_t> agree, disagree;
   std::string otherOp, otherPrimitive;
+  std::optional<std::string> malformed;
   for (size_t r = 0; r < headers.size(); ++r) {
     detail::Reader reader(headers[r].data(), headers[r].size());
     std::string primitive = reader.string();
@@ -205,15 +246,26 @@ std::optional<std::string> exchangeHeader(MpiCommunicator::Group& g, const Buffe
     for (uint32_t i = 0; i < count && reader.ok(); ++i) {
       uint32_t p = reader.pod<uint32_t>();
       uint32_t operands = reader.pod<uint32_t>();
-      if (p >= g.devices.size())
-        return "rank " + std::to_string(g.ranks[r]) + " sent a malformed header";
+      if (p >= g.devices.size()) {
+        malformed = "rank " + std::to_string(g.ranks[r]) + " sent a malformed header";
+        break;
+      }
       members.push_back(g.devices[p]);
       g.types[p].clear();
       for (uint32_t k = 0; k < operands && reader.ok(); ++k)
         g.types[p].push_back(reader.tensorType());
     }
-    if (!reader.ok())
-      return "rank " + std::to_string(g.ranks[r]) + " sent a malformed header";
+    uint32_t entries = reader.pod<uint32_t>();
+    for (uint32_t i = 0; i < entries && reader.ok(); ++i) {
+      int32_t peer = reader.pod<int32_t>();
+      int32_t tag = reader.pod<int32_t>();
+      int32_t bytes = reader.pod<int32_t>();
+      if (peer == g.myIndex && static_cast<int>(r) != g.myIndex)
+        g.peerEarly[r].emplace_back(tag, bytes);
+    }
+    if (!reader.ok() || malformed)
+      return malformed ? *malformed
+                       : "rank " + std::to_string(g.ranks[r]) + " sent a malformed header";
     if (primitive == g.primitive && opName == g.opName) {
       agree.insert(agree.end(), members.begin(), members.end());
     } else {
@@ -231,6 +283,32 @@ std::optional<std::string> exchangeHeader(MpiCommunicator::Group& g, const Buffe
     return message;
   }
   return std::nullopt;
+}
+
+// Completes the messages of `exchangeHeader`'s plans when the collective did not use them:
+// receives (and drops) what the others sent to this rank early and waits until they did the
+// same with this rank's.
+void drainEarly(MpiCommunicator::Group& g) {
+  if (g.earlyUsed)
+    return;
+  std::vector<MPI_Request> requests = std::move(g.early);
+  g.early.clear();
+  size_t total = 0;
+  for (const auto& list : g.peerEarly)
+    for (const auto& [tag, bytes] : list)
+      total += static_cast<size_t>(bytes);
+  if (requests.empty() && total == 0)
+    return;
+  std::vector<uint8_t> sink(std::max<size_t>(total, 1));
+  size_t offset = 0;
+  for (size_t r = 0; r < g.peerEarly.size(); ++r)
+    for (const auto& [tag, bytes] : g.peerEarly[r]) {
+      requests.emplace_back();
+      MPI_Irecv(sink.data() + offset, bytes, MPI_BYTE, static_cast<int>(r), tag, g.comm,
+                &requests.back());
+      offset += static_cast<size_t>(bytes);
+    }
+  g.world->waitAll(requests, opText(g.opName, g.where));
 }
 
 // Every member's operands on every member rank (the generic path).
@@ -256,7 +334,8 @@ Buffers gatherAll(MpiCommunicator::Group& g, Buffers& inputs) {
   return all;
 }
 
-std::optional<std::string> sameTypes(const Buffers& types) {
+template <typename T>
+std::optional<std::string> sameTypes(const std::vector<std::vector<T>>& types) {
   for (size_t i = 1; i < types.size(); ++i) {
     if (types[i].size() != types[0].size())
       return "members pass different operand counts";
@@ -310,9 +389,11 @@ Buffers shared(const MpiCommunicator::Group& g, std::vector<Tensor> value) {
 // Every rank's `counts[r]` bytes land at `displs[r]` of `out` on every rank; this rank's come
 // from `send`. Point to point (MPI's nonblocking all-gather adds a scheduling layer that costs
 // more than the copy for small and medium sizes); see `allgatherSmall` for why tags suffice.
+constexpr int kDataTag = (1 << 20) + 1;
+
 void allgatherInto(MpiCommunicator::Group& g, const uint8_t* send, uint8_t* out,
-                   const std::vector<int>& counts, const std::vector<int>& displs) {
-  constexpr int kDataTag = (1 << 20) + 1;
+                   const std::vector<int>& counts, const std::vector<int>& displs,
+                   bool sentEarly = false) {
   int n = static_cast<int>(g.ranks.size());
   std::vector<MPI_Request> requests;
   for (int r = 0; r < n; ++r) {
@@ -321,11 +402,16 @@ void allgatherInto(MpiCommunicator::Group& g, const uint8_t* send, uint8_t* out,
     requests.emplace_back();
     MPI_Irecv(out + displs[r], counts[r], MPI_BYTE, r, kDataTag, g.comm, &requests.back());
   }
-  for (int r = 0; r < n; ++r) {
-    if (r == g.myIndex)
-      continue;
-    requests.emplace_back();
-    MPI_Isend(send, counts[g.myIndex], MPI_BYTE, r, kDataTag, g.comm, &requests.back());
+  if (sentEarly) { // `exchangeHeader` posted the sends (see `planAllGather`)
+    requests.insert(requests.end(), g.early.begin(), g.early.end());
+    g.early.clear();
+  } else {
+    for (int r = 0; r < n; ++r) {
+      if (r == g.myIndex)
+        continue;
+      requests.emplace_back();
+      MPI_Isend(send, counts[g.myIndex], MPI_BYTE, r, kDataTag, g.comm, &requests.back());
+    }
   }
   if (counts[g.myIndex] > 0 && send != out + displs[g.myIndex])
     std::memcpy(out + displs[g.myIndex], send, static_cast<size_t>(counts[g.myIndex]));
@@ -341,9 +427,15 @@ int checkedInt(int64_t bytes, MpiCommunicator::Group& g) {
 
 // The builtin all-reduce across ranks: a reduce-scatter in which the owner of each element range
 // folds every member's contribution in ascending device order, then an all-gather of the ranges.
+// No byte is copied outside MPI: the result tensor is the accumulator. Its range starts as the
+// first contribution in ascending device order — the local input itself when that device lives
+// here (the input becomes the result), else received straight into a new uninitialised tensor —
+// and the later contributions are folded into it in order (`exec::reduceInto` over the range,
+// reading local inputs in place and remote ones from receive buffers indexed like the tensor),
+// and the reduced range is sent to the other ranks from where it lies.
 void reduceOperandAcrossRanks(MpiCommunicator::Group& g, Buffers& inputs, size_t k,
                               exec::Reduction::Kind kind, Tensor& out) {
-  const Tensor& type = g.types[0][k];
+  const detail::TensorType& type = g.types[0][k];
   int64_t elements = type.numElements();
   size_t width = Tensor::elementBytes(type.elementType());
   int n = static_cast<int>(g.ranks.size());
@@ -356,50 +448,153 @@ void reduceOperandAcrossRanks(MpiCommunicator::Group& g, Buffers& inputs, size_t
     if (g.isLocal(p))
       local.push_back(p);
 
-  // Contributions to my range, in ascending device order.
   int me = g.myIndex;
-  std::vector<Tensor> parts;
+  size_t first = order[0];
+  bool firstLocal = g.isLocal(first);
+  if (firstLocal)
+    out = std::move(inputs[first][k]);
+  else
+    out = Tensor::uninitialized(type.elementType(), type.shape());
+  auto contribution = [&](size_t p) -> const Tensor& {
+    return firstLocal && p == first ? out : inputs[p][k];
+  };
+
+  // Contributions to my range: the first in order lands in `out` (or is there already), the
+  // others in receive buffers (stale contents: only my range is written and read).
+  std::vector<Tensor> received;
+  std::vector<const Tensor*> rhs; // the contributions after the first, in ascending order
   std::vector<MPI_Request> requests;
-  parts.reserve(order.size());
-  for (size_t p : order) {
-    // Every byte is overwritten below, so reused buffers need no clearing.
-    parts.push_back(g.owner->takeScratch(type.elementType(), length(me)));
-    Tensor& part = parts.back();
+  received.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    size_t p = order[i];
     if (g.isLocal(p)) {
-      std::memcpy(part.bytes().data(), inputs[p][k].bytes().data() + begin(me) * width,
-                  static_cast<size_t>(length(me)) * width);
+      if (i > 0)
+        rhs.push_back(&contribution(p));
       continue;
     }
+    uint8_t* into;
+    if (i == 0) {
+      into = out.bytes().data();
+    } else {
+      received.push_back(g.owner->takeScratch(type.elementType(), elements));
+      rhs.push_back(&received.back());
+      into = received.back().bytes().data();
+    }
     requests.emplace_back();
-    MPI_Irecv(part.bytes().data(), checkedInt(length(me) * width, g), MPI_BYTE,
+    MPI_Irecv(into + begin(me) * width, checkedInt(length(me) * width, g), MPI_BYTE,
               g.indexOfRank(g.placement.rankOf(g.devices[p])), tag, g.comm, &requests.back());
   }
-  for (int c = 0; c < n; ++c) {
-    if (c == me)
-      continue;
-    for (size_t p : local) {
-      requests.emplace_back();
-      MPI_Isend(inputs[p][k].bytes().data() + begin(c) * width,
-                checkedInt(length(c) * width, g), MPI_BYTE, c, tag, g.comm, &requests.back());
+  g.earlyUsed = true; // the others' early messages are among those received above
+  if (g.speculated) {
+    // `exchangeHeader` posted these sends (see `planAllReduce`), every operand's: wait for this
+    // operand's only (the others complete once the peers reach that operand).
+    for (size_t i = 0; i < g.early.size(); ++i)
+      if (g.earlyTags[i] == tag && g.early[i] != MPI_REQUEST_NULL) {
+        requests.push_back(g.early[i]);
+        g.early[i] = MPI_REQUEST_NULL;
+      }
+  } else {
+    for (int c = 0; c < n; ++c) {
+      if (c == me)
+        continue;
+      for (size_t p : local) {
+        requests.emplace_back();
+        MPI_Isend(contribution(p).bytes().data() + begin(c) * width,
+                  checkedInt(length(c) * width, g), MPI_BYTE, c, tag, g.comm, &requests.back());
+      }
     }
   }
   g.world->waitAll(requests, opText(g.opName, g.where));
-  for (size_t i = 1; i < parts.size(); ++i)
-    exec::reduceInto(kind, parts[0], parts[i]);
+  if (!rhs.empty())
+    exec::reduceInto(kind, out, rhs, begin(me), begin(me) + length(me));
 
-  // Every rank's reduced range, gathered straight into the result.
-  out = std::move(inputs[local[0]][k]);
+  // Every rank's reduced range, gathered straight into the result (mine is there already).
   std::vector<int> counts(static_cast<size_t>(n)), displs(static_cast<size_t>(n));
   for (int c = 0; c < n; ++c) {
     counts[c] = checkedInt(length(c) * width, g);
     displs[c] = checkedInt(begin(c) * width, g);
   }
-  allgatherInto(g, parts[0].bytes().data(), out.bytes().data(), counts, displs);
-  for (Tensor& part : parts)
+  uint8_t* result = out.bytes().data();
+  allgatherInto(g, result + displs[me], result, counts, displs);
+  for (Tensor& part : received)
     g.owner->giveScratch(std::move(part));
 }
 
-bool sameExceptDim(const Tensor& a, const Tensor& b, int64_t dim) {
+// The all-reduce's first messages if every member agrees (`reduceOperandAcrossRanks`, builtin
+// reductions across ranks): each local member's contribution to every other rank's range, for
+// every operand, in the order that function sends them.
+std::vector<MpiCommunicator::EarlySend> planAllReduce(MpiCommunicator::Group& g, Buffers& in) {
+  std::vector<size_t> local;
+  for (size_t p : g.ascending())
+    if (g.isLocal(p))
+      local.push_back(p);
+  size_t operands = in[local[0]].size();
+  for (size_t p : local)
+    if (in[p].size() != operands)
+      return {};
+  int n = static_cast<int>(g.ranks.size());
+  std::vector<MpiCommunicator::EarlySend> sends;
+  for (size_t k = 0; k < operands; ++k) {
+    const Tensor& first = in[local[0]][k];
+    for (size_t p : local)
+      if (in[p][k].elementType() != first.elementType() || in[p][k].shape() != first.shape())
+        return {};
+    int64_t elements = first.numElements();
+    int64_t width = static_cast<int64_t>(Tensor::elementBytes(first.elementType()));
+    auto begin = [&](int c) { return elements * c / n; };
+    for (int c = 0; c < n; ++c) {
+      if (c == g.myIndex)
+        continue;
+      int64_t bytes = (begin(c + 1) - begin(c)) * width;
+      if (bytes > INT_MAX)
+        return {};
+      for (size_t p : local)
+        sends.push_back({c, static_cast<int>(k), in[p][k].bytes().data() + begin(c) * width,
+                         static_cast<int>(bytes)});
+    }
+  }
+  return sends;
+}
+
+// True when every rank's members sit next to each other in the group (so that each rank's
+// blocks of an all-gather along a leading dimension form one piece of the result).
+bool ranksContiguous(const MpiCommunicator::Group& g) {
+  std::vector<bool> seen(g.ranks.size(), false);
+  int last = -1;
+  for (int64_t d : g.devices) {
+    int r = g.indexOfRank(g.placement.rankOf(d));
+    if (r != last && seen[static_cast<size_t>(r)])
+      return false;
+    seen[static_cast<size_t>(r)] = true;
+    last = r;
+  }
+  return true;
+}
+
+// The all-gather's first messages if every member agrees and the fast path applies (one local
+// member, nothing before `dim`, ranks contiguous): this rank's block to every other rank.
+std::vector<MpiCommunicator::EarlySend> planAllGather(MpiCommunicator::Group& g, Buffers& in,
+                                                      int64_t dim) {
+  std::vector<size_t> local = g.localPositions();
+  if (local.size() != 1 || in[local[0]].size() != 1 || !ranksContiguous(g))
+    return {};
+  const Tensor& t = in[local[0]][0];
+  if (dim < 0 || dim >= t.rank())
+    return {};
+  for (int64_t d = 0; d < dim; ++d)
+    if (t.shape()[d] != 1)
+      return {};
+  int64_t bytes = static_cast<int64_t>(t.bytes().size());
+  if (bytes * static_cast<int64_t>(g.devices.size()) > INT_MAX)
+    return {};
+  std::vector<MpiCommunicator::EarlySend> sends;
+  for (int c = 0; c < static_cast<int>(g.ranks.size()); ++c)
+    if (c != g.myIndex)
+      sends.push_back({c, kDataTag, t.bytes().data(), static_cast<int>(bytes)});
+  return sends;
+}
+
+bool sameExceptDim(const detail::TensorType& a, const detail::TensorType& b, int64_t dim) {
   if (a.elementType() != b.elementType() || a.rank() != b.rank())
     return false;
   for (int64_t d = 0; d < a.rank(); ++d)
@@ -414,7 +609,7 @@ Tensor MpiCommunicator::takeScratch(ir::ElementType element, int64_t elements) {
   std::lock_guard lock(m_scratchMutex);
   auto it = m_scratch.find({element, elements});
   if (it == m_scratch.end() || it->second.empty())
-    return Tensor(element, {elements});
+    return Tensor::uninitialized(element, {elements});
   Tensor t = std::move(it->second.back());
   it->second.pop_back();
   return t;
@@ -457,7 +652,7 @@ MPI_Comm MpiCommunicator::commFor(const std::vector<int>& ranks) {
 CommResult<std::vector<Tensor>> MpiCommunicator::run(const exec::CollectiveCall& call,
                                                      const std::string& primitive,
                                                      std::vector<Tensor> inputs,
-                                                     const Compute& compute) {
+                                                     const Compute& compute, const Plan& plan) {
   using Result = CommResult<std::vector<Tensor>>;
   const std::vector<int64_t>& group = call.group;
   if (std::find(group.begin(), group.end(), call.device) == group.end())
@@ -515,9 +710,10 @@ CommResult<std::vector<Tensor>> MpiCommunicator::run(const exec::CollectiveCall&
     g.primitive = primitive;
     g.opName = r->opName;
     g.where = r->where;
-    std::optional<std::string> bad = exchangeHeader(g, r->inputs);
+    std::optional<std::string> bad = exchangeHeader(g, r->inputs, plan);
     CommResult<Buffers> outputs =
         bad ? CommResult<Buffers>::failure(*bad) : compute(g, r->inputs);
+    drainEarly(g);
     lock.lock();
     if (outputs)
       r->outputs = std::move(*outputs);
@@ -581,7 +777,7 @@ CommResult<std::vector<Tensor>> MpiCommunicator::allReduce(const exec::Collectiv
     for (size_t k = 0; k < result.size(); ++k)
       reduceOperandAcrossRanks(g, in, k, reduction.kind, result[k]);
     return shared(g, std::move(result));
-  });
+  }, reduction.kind == exec::Reduction::Kind::Custom ? Plan() : Plan(planAllReduce));
 }
 
 CommResult<Tensor> MpiCommunicator::allGather(const exec::CollectiveCall& call, Tensor input,
@@ -596,7 +792,8 @@ CommResult<Tensor> MpiCommunicator::allGather(const exec::CollectiveCall& call, 
     shape[dim] = 0;
     for (const auto& v : g.types)
       shape[dim] += v[0].shape()[dim];
-    Tensor out(g.types[0][0].elementType(), shape);
+    // Every byte is written below: by the all-gather on the fast path, else replaced.
+    Tensor out = Tensor::uninitialized(g.types[0][0].elementType(), shape);
     int64_t outer = 1;
     for (int64_t d = 0; d < dim; ++d)
       outer *= out.shape()[d];
@@ -608,7 +805,7 @@ CommResult<Tensor> MpiCommunicator::allGather(const exec::CollectiveCall& call, 
     int lastRank = -1;
     for (size_t p = 0; p < g.devices.size() && contiguous; ++p) {
       int r = g.indexOfRank(g.placement.rankOf(g.devices[p]));
-      int64_t bytes = static_cast<int64_t>(g.types[p][0].bytes().size());
+      int64_t bytes = static_cast<int64_t>(g.types[p][0].byteSize());
       if (displs[r] < 0)
         displs[r] = static_cast<int>(offset);
       else if (r != lastRank)
@@ -626,21 +823,30 @@ CommResult<Tensor> MpiCommunicator::allGather(const exec::CollectiveCall& call, 
       Tensor result = detail::concatTensors(parts, dim);
       return shared(g, one(std::move(result)));
     }
+    // One local member: its input is sent as it is and copied into the result while the
+    // transfers run (the one copy raw MPI_Allgather makes too). Several: their blocks are
+    // copied to their place in the result first and sent from there.
     std::vector<size_t> local = g.localPositions();
-    std::vector<uint8_t> packed;
+    uint8_t* result = out.bytes().data();
     const uint8_t* send = in[local[0]][0].bytes().data();
     if (local.size() > 1) {
-      for (size_t p : local)
-        packed.insert(packed.end(), in[p][0].bytes().begin(), in[p][0].bytes().end());
-      send = packed.data();
+      uint8_t* mine = result + displs[g.myIndex];
+      for (size_t p : local) {
+        std::span<const uint8_t> block = in[p][0].bytes();
+        if (!block.empty())
+          std::memcpy(mine, block.data(), block.size());
+        mine += block.size();
+      }
+      send = result + displs[g.myIndex];
     }
-    allgatherInto(g, send, out.bytes().data(), counts, displs);
+    g.earlyUsed = true; // the others' early messages are among those received here
+    allgatherInto(g, send, result, counts, displs, /*sentEarly=*/g.speculated);
     Buffers outputs(g.devices.size());
     for (size_t i = 1; i < local.size(); ++i)
-      outputs[local[i]] = {out};
+      outputs[local[i]] = one(Tensor(out));
     outputs[local[0]] = one(std::move(out));
     return outputs;
-  }));
+  }, [dim](Group& g, Buffers& in) { return planAllGather(g, in, dim); }));
 }
 
 CommResult<Tensor> MpiCommunicator::reduceScatter(const exec::CollectiveCall& call, Tensor input,
@@ -671,7 +877,7 @@ CommResult<Tensor> MpiCommunicator::allToAll(const exec::CollectiveCall& call, T
     if (auto bad = sameTypes(g.types))
       return failure<Buffers>(*bad);
     int64_t n = static_cast<int64_t>(g.devices.size());
-    const Tensor& t0 = g.types[0][0];
+    const detail::TensorType& t0 = g.types[0][0];
     if (splitDim >= t0.rank() || concatDim >= t0.rank() || t0.shape()[splitDim] % n != 0)
       return failure<Buffers>("cannot split " + t0.type().str() + " into " + std::to_string(n) +
                               " parts");

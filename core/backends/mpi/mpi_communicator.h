@@ -33,14 +33,16 @@ struct DevicePlacement {
 /// order).
 ///
 /// Every collective first exchanges a small header (primitive, op name, every member's operand
-/// types), so members that disagree fail with the same message on every rank. Then:
+/// types), so members that disagree fail with the same message on every rank. The all-reduce and
+/// all-gather post their first data messages together with the header rather than after it (one
+/// round trip less); members that disagree receive and drop them, so nothing stays queued. Then:
 /// - `allReduce` with a builtin reduction: the elements are split into one range per rank; every
 ///   rank receives all members' contributions to its range and folds them left to right in
 ///   ascending device order (`exec::reduceInto`, exactly the order of `exec::Reduction`), then
 ///   the reduced ranges are all-gathered. Each element is combined in the same order as in the
 ///   local backend, so results agree bit for bit (MPI's own reduction order is never used).
-/// - `allGather` along a dimension whose blocks are contiguous: `MPI_Iallgatherv` straight into
-///   the result.
+/// - `allGather` along a dimension whose blocks are contiguous: point to point straight into an
+///   uninitialised result.
 /// - everything else (custom reductions, reduce-scatter, all-to-all, permutes, broadcasts): every
 ///   member rank gathers all members' operands (`MPI_Iallgatherv`) and computes the result as the
 ///   local backend does (reductions in ascending device order).
@@ -92,13 +94,23 @@ public:
   /// Computes the outputs of the local members (indexed by group position; other positions may
   /// stay empty) from the local members' inputs.
   using Compute = std::function<exec::CommResult<Buffers>(Group& group, Buffers& inputs)>;
+  /// A data message a collective sends before the header exchange completes.
+  struct EarlySend {
+    int peer = 0; // communicator rank
+    int tag = 0;
+    const uint8_t* data = nullptr;
+    int bytes = 0;
+  };
+  /// The messages this rank's part of a collective would send first if every member agrees,
+  /// judged from the local inputs only (see `exchangeHeader` in the .cpp).
+  using Plan = std::function<std::vector<EarlySend>(Group& group, Buffers& inputs)>;
 
 private:
   struct Rendezvous;
   exec::CommResult<std::vector<exec::Tensor>> run(const exec::CollectiveCall& call,
                                                   const std::string& primitive,
                                                   std::vector<exec::Tensor> inputs,
-                                                  const Compute& compute);
+                                                  const Compute& compute, const Plan& plan = {});
   MPI_Comm commFor(const std::vector<int>& ranks);
 
   MpiWorld& m_world;

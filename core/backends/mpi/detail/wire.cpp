@@ -54,7 +54,7 @@ std::string Reader::string() {
   return s;
 }
 
-exec::Tensor Reader::tensorType() {
+TensorType Reader::tensorType() {
   auto element = static_cast<ir::ElementType>(pod<int32_t>());
   int32_t rank = pod<int32_t>();
   std::vector<int64_t> shape;
@@ -65,16 +65,18 @@ exec::Tensor Reader::tensorType() {
     m_ok = false;
     return {};
   }
-  return exec::Tensor(element, std::move(shape));
+  return {element, std::move(shape)};
 }
 
 exec::Tensor Reader::tensor() {
-  exec::Tensor t = tensorType();
-  size_t n = t.bytes().size();
-  if (!m_ok || m_pos + n > m_size) {
+  TensorType type = tensorType();
+  // Checked before allocating, so that a bad size cannot ask for absurd amounts of memory.
+  size_t n = type.byteSize();
+  if (!m_ok || n > m_size - m_pos) {
     m_ok = false;
     return {};
   }
+  exec::Tensor t = exec::Tensor::uninitialized(type.element, std::move(type.dims));
   if (n)
     std::memcpy(t.bytes().data(), m_data + m_pos, n);
   m_pos += n;
@@ -140,7 +142,7 @@ std::vector<exec::Tensor> splitTensor(const exec::Tensor& t, int64_t dim, int64_
   size_t fullRow = static_cast<size_t>(t.shape()[dim]) * l.innerBytes;
   std::vector<exec::Tensor> out;
   for (int64_t p = 0; p < parts; ++p) {
-    exec::Tensor part(t.elementType(), shape);
+    exec::Tensor part = exec::Tensor::uninitialized(t.elementType(), shape); // fully written
     for (int64_t o = 0; o < l.outer && partRow; ++o)
       std::memcpy(part.bytes().data() + o * partRow,
                   t.bytes().data() + o * fullRow + p * partRow, partRow);
@@ -154,7 +156,7 @@ exec::Tensor concatTensors(const std::vector<const exec::Tensor*>& parts, int64_
   shape[dim] = 0;
   for (const exec::Tensor* p : parts)
     shape[dim] += p->shape()[dim];
-  exec::Tensor out(parts[0]->elementType(), shape);
+  exec::Tensor out = exec::Tensor::uninitialized(parts[0]->elementType(), shape); // fully written
   Layout l = layoutOf(out, dim);
   size_t outRow = static_cast<size_t>(shape[dim]) * l.innerBytes;
   size_t offset = 0;

@@ -15,6 +15,28 @@
 
 namespace shardscope::backends::mpi::detail {
 
+/// An operand's element type and shape without its bytes: what the collective header tells
+/// about every member's operands. Named like `exec::Tensor`'s accessors.
+struct TensorType {
+  ir::ElementType element = ir::ElementType::F32;
+  std::vector<int64_t> dims;
+
+  static TensorType of(const exec::Tensor& t) { return {t.elementType(), t.shape()}; }
+  ir::ElementType elementType() const { return element; }
+  const std::vector<int64_t>& shape() const { return dims; }
+  int64_t rank() const { return static_cast<int64_t>(dims.size()); }
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= d;
+    return n;
+  }
+  size_t byteSize() const {
+    return static_cast<size_t>(numElements()) * exec::Tensor::elementBytes(element);
+  }
+  ir::Type type() const { return ir::Type::tensor(dims, element); }
+};
+
 /// Appends fields to a byte buffer.
 class Writer {
 public:
@@ -51,8 +73,8 @@ public:
   }
   std::string string();
   exec::Tensor tensor();
-  /// A zero-filled tensor of the type written by `Writer::tensorType`.
-  exec::Tensor tensorType();
+  /// The type written by `Writer::tensorType`.
+  TensorType tensorType();
   exec::DeviceSnapshot snapshot();
   bool ok() const { return m_ok; }
   bool atEnd() const { return m_pos == m_size; }
