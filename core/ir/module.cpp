@@ -6,9 +6,9 @@ Module::Module() : m_op(Operation::create("builtin.module", {}, {})) {
   m_op->addRegion().addBlock();
 }
 
-std::unique_ptr<Module> Module::clone() const {
-  Operation::ValueMapping mapping;
-  return std::unique_ptr<Module>(new Module(m_op->clone(mapping)));
+std::unique_ptr<Module> Module::clone(Operation::ValueMapping* mapping) const {
+  Operation::ValueMapping local;
+  return std::unique_ptr<Module>(new Module(m_op->clone(mapping ? *mapping : local)));
 }
 
 std::vector<Operation*> Module::functions() const {

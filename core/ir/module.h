@@ -17,7 +17,8 @@ public:
   /// Creates an empty module.
   Module();
   /// A deep copy: independent ops and values, shared (immutable) attributes, the same locations.
-  std::unique_ptr<Module> clone() const;
+  /// `mapping`, when given, receives every value of this module with its copy.
+  std::unique_ptr<Module> clone(Operation::ValueMapping* mapping = nullptr) const;
 
   Operation& op() { return *m_op; }
   const Operation& op() const { return *m_op; }

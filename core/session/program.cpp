@@ -4,6 +4,10 @@
 #include "core/autodiff/autodiff.h"
 #include "core/io/mlir/mlir.h"
 #include "core/pipeline/pass_manager.h"
+#include "core/propagation/origin.h"
+#include "core/propagation/propagate_basic.h"
+#include "core/sharding/notation.h"
+#include "core/sharding/value_sharding.h"
 #include "core/sharding/verifier.h"
 
 #include <algorithm>
@@ -247,6 +251,62 @@ Program* Program::gradientProgram(Stage stage, support::DiagnosticSink& sink) {
   slot->m_fileId = slot->m_sources.addBuffer(path(), std::string(m_sources.text(m_fileId)));
   slot->m_stages[0] = gradient->clone();
   return slot.get();
+}
+
+// The traced propagation `explainSharding` reads: a propagated copy of the as-written module.
+struct Program::ExplainState {
+  ir::Operation::ValueMapping copies; // as-written value -> its copy
+  std::unordered_map<const ir::Value*, std::string> names;
+  std::unique_ptr<ir::Module> module;
+  propagation::PropagationTrace trace;
+  bool ok = false;
+};
+
+std::optional<Program::ShardingExplanation> Program::explainSharding(const ir::Value& value) {
+  if (!m_explain) {
+    auto state = std::make_shared<ExplainState>();
+    state->module = asWritten().clone(&state->copies);
+    state->names = io::mlir::printedValueNames(*state->module);
+    support::CollectingSink sink;
+    propagation::PropagationOptions options;
+    options.level = propagation::PropagationLevel::UserPriority;
+    state->ok = propagation::propagate(*state->module, options, sink, &state->trace) &&
+                !sink.hasErrors();
+    m_explain = std::move(state);
+  }
+  const ExplainState& state = *m_explain;
+  auto copy = state.copies.find(&value);
+  if (!state.ok || copy == state.copies.end())
+    return std::nullopt;
+  auto shardingText = [](const std::optional<ir::TensorSharding>& s) {
+    return s ? sharding::shardyNotation(*s) : std::string("(no sharding)");
+  };
+  auto name = [&](const propagation::TraceTensor& t) {
+    if (t.value) {
+      auto it = state.names.find(t.value);
+      return it == state.names.end() ? std::string("?") : it->second;
+    }
+    return "@" + std::string(ir::func::name(*t.funcResultOf)) + " result #" +
+           std::to_string(t.index);
+  };
+  ShardingExplanation out;
+  out.asWritten = shardingText(sharding::valueSharding(value));
+  out.propagated = shardingText(sharding::valueSharding(*copy->second));
+  const propagation::TraceTensor tensor = propagation::TraceTensor::of(copy->second);
+  out.changed = state.trace.changed(tensor);
+  if (!out.changed)
+    return out;
+  const propagation::Origin origin = state.trace.originOf(tensor);
+  for (const propagation::TraceTensor& seed : origin.seeds) {
+    const ir::TensorSharding* s = state.trace.seedSharding(seed);
+    out.seeds.push_back(name(seed) + "  " +
+                        (s ? sharding::shardyNotation(*s) : std::string("(annotation)")));
+  }
+  for (const propagation::PropagationStep& step : origin.chain)
+    out.steps.push_back(name(step.source) + " -> " + name(step.target) + ": " +
+                        propagation::describeStep(step) +
+                        (step.op ? " (line " + std::to_string(step.op->loc().line) + ")" : ""));
+  return out;
 }
 
 namespace {

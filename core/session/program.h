@@ -143,6 +143,23 @@ public:
   /// the partitioned stage (the other steps of the same reshard are walked through).
   CollectiveCause causeOf(const ir::Operation& op) const;
 
+  /// Why a value has the sharding it has after propagation: its sharding as written and after,
+  /// the annotations it came from and the propagation steps that carried it there, each as one
+  /// line for humans (values named as the printer names them).
+  struct ShardingExplanation {
+    std::string asWritten;  ///< Shardy notation, or `(no sharding)`
+    std::string propagated; ///< the same after propagation
+    /// False when propagation did not change the sharding (its own annotation, or nothing
+    /// reached it); `seeds` and `steps` are then empty.
+    bool changed = false;
+    std::vector<std::string> seeds; ///< `%arg0  <@mesh, [{"x"}, {}]>`
+    std::vector<std::string> steps; ///< `%arg0 -> %0: stablehlo.add forward factor 0 ["x"] (line 4)`
+  };
+  /// Explains `value`, a value of the as-written module. The first call propagates a copy of the
+  /// program with a trace (user-priority propagation, as `shardscope-cli explain`); later calls
+  /// reuse it. Nothing for a value of another module.
+  std::optional<ShardingExplanation> explainSharding(const ir::Value& value);
+
 private:
   Program() = default;
   std::unique_ptr<ir::Module> parse(support::DiagnosticSink& sink);
@@ -163,6 +180,8 @@ private:
     std::unordered_map<const ir::Operation*, const partition::InsertedCollective*> inserted;
   };
   mutable std::unique_ptr<CauseIndex> m_causeIndex;
+  struct ExplainState;
+  std::shared_ptr<ExplainState> m_explain;
 };
 
 /// The mesh a function runs on: the mesh of the first sharding on `function`'s arguments,

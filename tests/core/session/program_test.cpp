@@ -124,3 +124,43 @@ TEST(ProgramTest, StageNamesRoundTrip) {
   EXPECT_EQ(parseStage("grad"), Stage::GradientEfficient);
   EXPECT_FALSE(parseStage("gradient-fast"));
 }
+
+// The origin chain of a propagated sharding: tanh's result gets "data" from %x and "model" from
+// %w1 through the first dot_general.
+TEST(ProgramTest, ExplainsWhereAPropagatedShardingComesFrom) {
+  support::CollectingSink sink;
+  auto program = Program::load(dataPath("propagation_chain.mlir"), sink);
+  ASSERT_TRUE(program) << messages(sink);
+  const ir::Block* body = ir::func::body(*program->asWritten().lookupFunction("main"));
+  const ir::Value* tanh = nullptr;
+  for (const auto& op : body->ops())
+    if (op->is("stablehlo.tanh"))
+      tanh = op->result(0);
+  ASSERT_TRUE(tanh);
+  auto explained = program->explainSharding(*tanh);
+  ASSERT_TRUE(explained);
+  EXPECT_TRUE(explained->changed);
+  EXPECT_EQ(explained->asWritten, "(no sharding)");
+  EXPECT_NE(explained->propagated.find("[{\"data\", ?}, {\"model\", ?}]"), std::string::npos)
+      << explained->propagated;
+  ASSERT_EQ(explained->seeds.size(), 2u);
+  std::string seeds = explained->seeds[0] + "\n" + explained->seeds[1];
+  EXPECT_NE(seeds.find("%arg0  #sdy.sharding<@mesh, [{\"data\"}, {}]>"), std::string::npos) << seeds;
+  EXPECT_NE(seeds.find("%arg1  #sdy.sharding<@mesh, [{}, {\"model\"}]>"), std::string::npos) << seeds;
+  ASSERT_FALSE(explained->steps.empty());
+  EXPECT_NE(explained->steps.front().find("stablehlo.dot_general forward"), std::string::npos);
+  EXPECT_NE(explained->steps.back().find("stablehlo.tanh forward"), std::string::npos);
+  EXPECT_NE(explained->steps.back().find("(line 10)"), std::string::npos);
+
+  // An annotated argument keeps its own annotation.
+  auto argument = program->explainSharding(*body->argument(0));
+  ASSERT_TRUE(argument);
+  EXPECT_FALSE(argument->changed);
+  EXPECT_TRUE(argument->steps.empty());
+  EXPECT_EQ(argument->asWritten, argument->propagated);
+  // A value of another module is not explained.
+  const ir::Module* propagated = program->stage(Stage::Propagated, sink);
+  ASSERT_TRUE(propagated);
+  EXPECT_FALSE(program->explainSharding(
+      *ir::func::body(*propagated->lookupFunction("main"))->argument(0)));
+}
