@@ -117,11 +117,17 @@ std::string formatElement(const Tensor& t, int64_t i) {
 
 } // namespace
 
+namespace {
+int64_t productOf(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+} // namespace
+
 Tensor::Tensor(ElementType element, std::vector<int64_t> shape)
-    : m_element(element), m_shape(std::move(shape)) {
-  m_numElements = 1;
-  for (int64_t d : m_shape)
-    m_numElements *= d;
+    : m_element(element), m_shape(std::move(shape)), m_numElements(productOf(m_shape)) {
   m_data = Storage(static_cast<size_t>(m_numElements) * elementBytes(element), /*zero=*/true);
 }
 
@@ -129,9 +135,7 @@ Tensor Tensor::uninitialized(ElementType element, std::vector<int64_t> shape) {
   Tensor t;
   t.m_element = element;
   t.m_shape = std::move(shape);
-  t.m_numElements = 1;
-  for (int64_t d : t.m_shape)
-    t.m_numElements *= d;
+  t.m_numElements = productOf(t.m_shape);
   t.m_data = Storage(static_cast<size_t>(t.m_numElements) * elementBytes(element), /*zero=*/false);
   return t;
 }
@@ -348,9 +352,7 @@ Tensor Tensor::reinterpreted(ElementType element, std::vector<int64_t> shape) co
   Tensor t;
   t.m_element = element;
   t.m_shape = std::move(shape);
-  t.m_numElements = 1;
-  for (int64_t d : t.m_shape)
-    t.m_numElements *= d;
+  t.m_numElements = productOf(t.m_shape);
   t.m_data = m_data;
   return t;
 }

@@ -267,12 +267,15 @@ constexpr int kMaxIterations = 10;
 
 class Driver final : public canon::Listener {
 public:
-  explicit Driver(ir::Module& module)
+  explicit Driver(ir::Module& module, unsigned patternGroups = kAllCanonicalizePatterns)
       : m_module(module), m_rewriter(module, *this), m_scope(&module.op().region(0)) {
     std::vector<Pattern> all;
-    canon::addCollectivePatterns(all);
-    canon::addReshardPatterns(all);
-    canon::addManualComputationPatterns(all);
+    if (patternGroups & kCollectivePatterns)
+      canon::addCollectivePatterns(all);
+    if (patternGroups & kReshardPatterns)
+      canon::addReshardPatterns(all);
+    if (patternGroups & kManualComputationPatterns)
+      canon::addManualComputationPatterns(all);
     std::stable_sort(all.begin(), all.end(),
                      [](const Pattern& a, const Pattern& b) { return a.benefit > b.benefit; });
     for (const Pattern& p : all)
@@ -461,6 +464,10 @@ bool runCanonicalize(ir::Module& module, const PassOptions&, support::Diagnostic
 }
 
 } // namespace
+
+void canonicalize(ir::Module& module, unsigned patternGroups) {
+  Driver(module, patternGroups).run();
+}
 
 void registerCanonicalizePass(PassRegistry& registry) {
   registry.add({"canonicalize",

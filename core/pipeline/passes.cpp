@@ -10,6 +10,7 @@ void registerBuiltinPasses(PassRegistry& registry) {
   registerImportPasses(registry);
   registerPropagationPasses(registry);
   registerPartitionPasses(registry);
+  registerExportPipeline(registry);
 }
 
 } // namespace shardscope::pipeline

@@ -1,8 +1,28 @@
 #pragma once
 
+namespace shardscope::ir {
+class Module;
+}
+namespace shardscope::support {
+class DiagnosticSink;
+}
+
 namespace shardscope::pipeline {
 
 class PassRegistry;
+
+/// Groups of canonicalization patterns, like the labels Shardy's pipelines use to restrict
+/// MLIR's canonicalizer (`kCollectiveLabel`, `kReshardLabel`).
+enum CanonicalizePatternGroup : unsigned {
+  kCollectivePatterns = 1u << 0,        ///< folding and fusing sdy collectives
+  kReshardPatterns = 1u << 1,           ///< reshard of reshard, reshard CSE
+  kManualComputationPatterns = 1u << 2, ///< sdy.manual_computation clean-ups
+  kAllCanonicalizePatterns = kCollectivePatterns | kReshardPatterns | kManualComputationPatterns,
+};
+
+/// Runs the canonicalizer (`-canonicalize`) with only the pattern groups in `patternGroups`
+/// (a mask of `CanonicalizePatternGroup`). Dead code is removed either way.
+void canonicalize(ir::Module& module, unsigned patternGroups);
 
 /// Adds every built-in pass (canonicalization, propagation, partitioning, ...) to `registry`.
 void registerBuiltinPasses(PassRegistry& registry);
@@ -22,5 +42,25 @@ void registerPropagationPasses(PassRegistry& registry);
 /// Adds the export passes of core/partition: `sdy-reshard-to-collectives`
 /// (register_partition_passes.cpp).
 void registerPartitionPasses(PassRegistry& registry);
+/// Shardy's `ExportOptions` that ShardScope models (`-sdy-export-pipeline` options).
+struct ExportOptions {
+  /// Leave sharding constraints, sharding groups and implicit reshards in place, so the module
+  /// can go through another round of propagation.
+  bool avoidExportForPartitioning = false;
+  /// Run the full explicit-reshard insertion and lower the reshards to collectives.
+  bool enableInsertExplicitCollectives = false;
+  bool keepShardingRules = false;
+  bool updateNonDivisibleInputOutputShardings = true;
+};
+
+/// The steps of Shardy's `addExportPipeline` (what `-sdy-export-pipeline` runs before inlining
+/// the meshes), for pipelines that end with it (register_export_pipeline.cpp).
+bool runExportSteps(ir::Module& module, const ExportOptions& options,
+                    support::DiagnosticSink& sink);
+
+/// Adds `sdy-export-pipeline` and the export steps it needs that have no pass of their own
+/// elsewhere: `sdy-remove-sub-axes-in-input-output-shardings`, `sdy-inline-meshes`,
+/// `sdy-remove-sharding-groups`, `sdy-drop-sharding-rules` (register_export_pipeline.cpp).
+void registerExportPipeline(PassRegistry& registry);
 
 } // namespace shardscope::pipeline

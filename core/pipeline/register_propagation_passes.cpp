@@ -55,19 +55,9 @@ bool runNamed(ir::Module& module, std::string_view name, std::string_view option
   return parsed.parse(options, error) && pass->run(module, parsed, sink);
 }
 
-// Shardy's `-sdy-remove-sharding-groups`: groups only matter during propagation.
-void removeShardingGroups(ir::Module& module) {
-  std::vector<ir::Operation*> groups;
-  module.op().walk([&](ir::Operation& op) {
-    if (op.is("sdy.sharding_group"))
-      groups.push_back(&op);
-  });
-  for (ir::Operation* op : groups)
-    op->parentBlock()->erase(op);
-}
-
 // `-sdy-propagation-pipeline`: the import pipeline, user-priority propagation (keeping the rules
-// it creates) and the export steps that undo propagation's scaffolding.
+// it creates) and, like Shardy's `addPropagationPipeline`, the export pipeline's steps with default
+// options (register_export_pipeline.cpp; meshes stay symbols).
 bool runPropagationPipeline(ir::Module& module, const PassOptions& options,
                             support::DiagnosticSink& sink) {
   std::string importOptions;
@@ -83,14 +73,9 @@ bool runPropagationPipeline(ir::Module& module, const PassOptions& options,
       options.getBool("conservative-propagation", false);
   if (!propagation::propagate(module, propagationOptions, sink))
     return false;
-  removeShardingGroups(module);
-  for (std::string_view pass :
-       {"sdy-sharding-constraint-to-reshard", "sdy-sink-data-flow-edges", "sdy-close-shardings"})
-    if (!runNamed(module, pass, "", sink))
-      return false;
-  if (!options.getBool("keep-sharding-rules", false))
-    propagation::removeShardingRules(module);
-  return true;
+  ExportOptions exportOptions;
+  exportOptions.keepShardingRules = options.getBool("keep-sharding-rules", false);
+  return runExportSteps(module, exportOptions, sink);
 }
 
 } // namespace

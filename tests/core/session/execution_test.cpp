@@ -3,6 +3,8 @@
 #include "core/io/npy/npy.h"
 #include "core/session/execution.h"
 
+#include "tests/core/session/session_test_util.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,19 +13,9 @@
 
 using namespace shardscope;
 using namespace shardscope::session;
+using namespace shardscope::session::testing;
 
 namespace {
-
-std::string dataPath(const std::string& relative) {
-  return std::string(SHARDSCOPE_TEST_DATA_DIR) + "/" + relative;
-}
-
-std::string messages(const support::CollectingSink& sink) {
-  std::string out;
-  for (const auto& d : sink.diagnostics())
-    out += d.message + "\n";
-  return out;
-}
 
 struct Run {
   support::CollectingSink sink;

@@ -4,25 +4,13 @@
 #include "core/io/mlir/mlir.h"
 #include "core/session/execution.h"
 
+#include "tests/core/session/session_test_util.h"
+
 #include <gtest/gtest.h>
 
 using namespace shardscope;
 using namespace shardscope::session;
-
-namespace {
-
-std::string dataPath(const std::string& relative) {
-  return std::string(SHARDSCOPE_TEST_DATA_DIR) + "/" + relative;
-}
-
-std::string messages(const support::CollectingSink& sink) {
-  std::string out;
-  for (const auto& d : sink.diagnostics())
-    out += d.message + "\n";
-  return out;
-}
-
-} // namespace
+using namespace shardscope::session::testing;
 
 TEST(ProgramTest, LaterStagesLeaveEarlierOnesUnchanged) {
   support::CollectingSink sink;
