@@ -201,8 +201,13 @@ public:
       m_producer[arg] = node;
     }
     // Small functions are shown op by op: no synthetic groups.
-    int64_t ops = 0;
-    fn.walk([&](const ir::Operation&) { ++ops; });
+    int64_t ops = 0, values = 0;
+    fn.walk([&](const ir::Operation& op) {
+      ++ops;
+      values += op.numResults();
+    });
+    m_producer.reserve(static_cast<size_t>(values + body->numArguments()));
+    m_idCounts.reserve(static_cast<size_t>(ops));
     if (ops <= m_opt.groupAbove)
       m_opt.minChainLength = 0;
     buildBlock(*body, -1, /*exitNode=*/-1);

@@ -1,5 +1,6 @@
 #include "core/partition/explicit_reshards_unreduced.h"
 
+#include "core/partition/explicit_reshards_util.h"
 #include "core/sharding/axis_refs.h"
 #include "core/sharding/value_sharding.h"
 
@@ -189,6 +190,7 @@ bool convertReshardToUnreducedCollectives(const ir::Module& module, ir::Operatio
   const std::vector<ir::Use> uses = op.result(0)->uses();
   for (const ir::Use& use : uses)
     use.user->setOperand(use.index, current);
+  forgetOp(op);
   op.parentBlock()->erase(&op);
   return true;
 }

@@ -1,6 +1,8 @@
 #include "core/partition/explicit_reshards_util.h"
 
 #include <algorithm>
+#include <iterator>
+#include <unordered_map>
 #include <vector>
 
 namespace shardscope::partition {
@@ -57,7 +59,58 @@ bool equivalentShardings(const std::optional<ir::TensorSharding>& a,
   return true;
 }
 
+struct NextOpScope::Index {
+  using Positions = std::unordered_map<const ir::Operation*, ir::Block::OpList::iterator>;
+  std::unordered_map<const ir::Block*, Positions> blocks;
+
+  static void build(ir::Block& block, Positions& positions) {
+    positions.clear();
+    positions.reserve(block.ops().size());
+    for (auto it = block.ops().begin(); it != block.ops().end(); ++it)
+      positions.emplace(it->get(), it);
+  }
+};
+
+namespace {
+thread_local NextOpScope::Index* t_nextOpIndex = nullptr;
+} // namespace
+
+NextOpScope::NextOpScope()
+    : m_index(std::make_unique<Index>()), m_previous(t_nextOpIndex) {
+  t_nextOpIndex = m_index.get();
+}
+
+NextOpScope::~NextOpScope() { t_nextOpIndex = m_previous; }
+
+void forgetOp(const ir::Operation& op) {
+  NextOpScope::Index* index = t_nextOpIndex;
+  if (!index)
+    return;
+  if (op.numRegions() != 0) {
+    index->blocks.clear(); // nested blocks go with it
+    return;
+  }
+  if (auto it = index->blocks.find(op.parentBlock()); it != index->blocks.end())
+    it->second.erase(&op);
+}
+
 ir::Operation* nextOp(ir::Operation& op) {
+  if (NextOpScope::Index* index = t_nextOpIndex) {
+    ir::Block* block = op.parentBlock();
+    auto [b, inserted] = index->blocks.try_emplace(block);
+    if (inserted)
+      NextOpScope::Index::build(*block, b->second);
+    auto it = b->second.find(&op);
+    if (it == b->second.end()) {
+      // Inserted since the block was indexed.
+      NextOpScope::Index::build(*block, b->second);
+      it = b->second.find(&op);
+    }
+    if (it != b->second.end()) {
+      auto next = std::next(it->second);
+      return next == block->ops().end() ? nullptr : next->get();
+    }
+  }
   bool found = false;
   for (const auto& p : op.parentBlock()->ops()) {
     if (found)

@@ -6,6 +6,7 @@
 #include "core/support/diagnostic.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,7 +36,28 @@ bool isFullyReplicated(const std::optional<ir::TensorSharding>& sharding);
 bool equivalentShardings(const std::optional<ir::TensorSharding>& a,
                          const std::optional<ir::TensorSharding>& b);
 
-/// The op after `op` in its block, or null when `op` is the last one.
+/// The op after `op` in its block, or null when `op` is the last one. Linear in the block's size,
+/// unless a `NextOpScope` is active: then constant (amortised).
 ir::Operation* nextOp(ir::Operation& op);
+
+/// While alive (on this thread), `nextOp` finds ops through an index of their positions, built
+/// per block on first use. Ops inserted meanwhile are indexed when first asked about; an op must
+/// be passed to `forgetOp` before it is erased (or moved) while the scope is active.
+class NextOpScope {
+public:
+  NextOpScope();
+  ~NextOpScope();
+  NextOpScope(const NextOpScope&) = delete;
+  NextOpScope& operator=(const NextOpScope&) = delete;
+
+  struct Index;
+
+private:
+  std::unique_ptr<Index> m_index;
+  Index* m_previous;
+};
+
+/// Drops `op` from the active `NextOpScope`'s index (call before erasing it).
+void forgetOp(const ir::Operation& op);
 
 } // namespace shardscope::partition

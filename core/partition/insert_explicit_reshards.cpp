@@ -408,6 +408,7 @@ void processBlock(WalkState& state, ir::Block& block) {
 bool insertExplicitReshards(ir::Module& module, const InsertExplicitReshardsOptions& options,
                             support::DiagnosticSink& sink) {
   WalkState state{module, sink, options.enableFullVersion};
+  NextOpScope positions; // nextOp is asked for every op: index the blocks' positions
   for (Operation* func : propagation::preOrderOps(module.op())) {
     if (!func->is("func.func") || func->numRegions() == 0 || func->region(0).blocks().empty())
       continue;

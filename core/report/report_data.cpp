@@ -5,14 +5,18 @@
 
 #include "core/analysis/collective_cost.h"
 #include "core/analysis/shard_map_analysis.h"
-#include "core/io/mlir/mlir.h"
 #include "core/session/execution.h"
 #include "core/sharding/mesh_view.h"
 #include "core/sharding/notation.h"
 #include "core/sharding/value_sharding.h"
 
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
+#include <mutex>
+#include <thread>
 
 namespace shardscope::report::detail {
 
@@ -81,29 +85,38 @@ Json valueRow(const std::string& function, const std::string& name, const std::s
 }
 
 // Every value of `module`; only the first `maxRows` rows are kept (`rowCount` counts all).
-Json valuesJson(const ir::Module& module, session::Stage stage, size_t maxRows) {
-  auto names = io::mlir::printedValueNames(module);
-  support::CollectingSink ignored;
-  analysis::ShardMapAnalysis shardMaps = analysis::analyzeShardMaps(module, ignored);
+Json valuesJson(const ir::Module& module, session::Stage stage, size_t maxRows,
+                AnalysisCache& cache) {
+  const analysis::ShardMapAnalysis& shardMaps = cache.shardMaps(module);
   Json rows = Json::array();
   size_t count = 0;
-  auto add = [&](const std::string& fname, const ir::Value& value, const std::string& op,
-                 support::SourceLocation loc) {
-    if (count++ < maxRows)
-      rows.push_back(valueRow(fname, names[&value], op, loc, value, shardMaps.variance));
-  };
+  static const std::string unknown = "%<<UNKNOWN SSA VALUE>>";
   for (const ir::Operation* fn : module.functions()) {
-    std::string fname(ir::func::name(*fn));
     const ir::Block* body = ir::func::body(*fn);
     if (!body)
       continue;
+    if (count >= maxRows) {
+      // Past the table's rows: only count.
+      count += body->numArguments();
+      fn->walk([&](const ir::Operation& op) { count += &op == fn ? 0 : op.numResults(); });
+      continue;
+    }
+    std::string fname(ir::func::name(*fn));
+    const AnalysisCache::ValueNames& names = cache.functionNames(*fn);
+    auto add = [&](const ir::Value& value, std::string_view op, support::SourceLocation loc) {
+      if (count++ >= maxRows)
+        return;
+      auto it = names.find(&value);
+      rows.push_back(valueRow(fname, it == names.end() ? unknown : it->second, std::string(op),
+                              loc, value, shardMaps.variance));
+    };
     for (const auto& arg : body->arguments())
-      add(fname, *arg, "argument", fn->loc());
+      add(*arg, "argument", fn->loc());
     fn->walk([&](const ir::Operation& op) {
       if (&op == fn)
         return;
       for (const auto& result : op.results())
-        add(fname, *result, std::string(op.name()), op.loc());
+        add(*result, op.name(), op.loc());
     });
   }
   return Json{{"stage", session::stageName(stage)}, {"rowCount", count}, {"rows", rows}};
@@ -119,8 +132,8 @@ Json axesJson(const std::vector<analysis::AxisTraffic>& perAxis) {
 // Collectives and implicit pbroadcasts of `module`; only the first `maxRows` are listed, `counts`
 // and the byte totals cover all.
 Json collectivesJson(session::Program& program, const ir::Module& module, session::Stage stage,
-                     size_t maxRows) {
-  analysis::CostSummary costs = analysis::collectiveCosts(module);
+                     size_t maxRows, AnalysisCache& cache) {
+  const analysis::CostSummary& costs = cache.costs(module);
   Json items = Json::array();
   std::map<std::pair<uint32_t, uint32_t>, int> positions;
   std::map<std::string, int64_t> counts{{"explicit", 0}, {"inserted", 0},
@@ -156,8 +169,7 @@ Json collectivesJson(session::Program& program, const ir::Module& module, sessio
                      {"why", cause.why},
                      {"note", cost.note}});
   }
-  support::CollectingSink ignored;
-  analysis::ShardMapAnalysis shardMaps = analysis::analyzeShardMaps(module, ignored);
+  const analysis::ShardMapAnalysis& shardMaps = cache.shardMaps(module);
   for (const analysis::PbroadcastSite& site : shardMaps.variance.pbroadcasts()) {
     ++counts["implicit-pbroadcast"];
     if (items.size() >= maxRows)
@@ -262,6 +274,89 @@ std::vector<session::Stage> stagesOf(const ReportOptions& options) {
   return {session::kStages.begin(), session::kStages.end()};
 }
 
+// Derives the stages of a report on a worker thread, in the order the report asks for them,
+// while the caller collects each stage as soon as it exists (each stage is a clone of the previous
+// one plus its passes, so they derive one after another; the report of one stage overlaps the
+// derivation of the next). Only the worker calls `Program::stage` for a stage it has not
+// published yet; the caller reads published stages, which no longer change. Diagnostics of each
+// derivation are handed to the caller with its stage, in order, so the report is the same as
+// deriving on demand. When a derivation fails the worker stops, and the caller derives that stage
+// and the following ones itself, exactly as without the worker.
+class StageDeriver {
+public:
+  StageDeriver(session::Program& program, const std::vector<session::Stage>& stages,
+               const std::atomic<bool>* cancel)
+      : m_program(program), m_stages(stages), m_cancel(cancel), m_sinks(stages.size()) {
+    // Only the linear stages (as written → propagated → partitioned → per device), and only
+    // when there is something to overlap.
+    bool linear = stages.size() > 1;
+    for (session::Stage stage : stages)
+      linear = linear && !session::isGradientStage(stage);
+    if (linear) {
+      m_threaded = true;
+      m_thread = std::thread([this] { run(); });
+    }
+  }
+  ~StageDeriver() { finish(); }
+
+  /// Waits until stage `i` of the list is derived (or the worker stopped before it) and moves the
+  /// diagnostics of its derivation to `sink`.
+  void wait(size_t i, support::DiagnosticSink& sink) {
+    if (!m_threaded)
+      return;
+    std::unique_lock lock(m_mutex);
+    m_ready.wait(lock, [&] { return m_published > i || m_done; });
+    if (m_published > i)
+      for (const support::Diagnostic& d : m_sinks[i].diagnostics())
+        sink.report(d);
+    // Else the worker stopped before stage `i`: the caller derives it and the rest itself.
+  }
+
+  /// True when `stage` (a linear stage) is known to be derived, so reading it is safe.
+  bool derived(session::Stage stage) {
+    if (session::isGradientStage(stage))
+      return false;
+    std::lock_guard lock(m_mutex);
+    return m_furthest >= static_cast<int>(stage);
+  }
+
+  /// Joins the worker.
+  void finish() {
+    if (m_thread.joinable())
+      m_thread.join();
+  }
+
+private:
+  void run() {
+    for (size_t i = 0; i < m_stages.size(); ++i) {
+      if (m_cancel && m_cancel->load(std::memory_order_relaxed))
+        break;
+      const ir::Module* module = m_program.stage(m_stages[i], m_sinks[i]);
+      if (!module)
+        break;
+      std::lock_guard lock(m_mutex);
+      m_published = i + 1;
+      m_furthest = std::max(m_furthest, static_cast<int>(m_stages[i]));
+      m_ready.notify_all();
+    }
+    std::lock_guard lock(m_mutex);
+    m_done = true;
+    m_ready.notify_all();
+  }
+
+  session::Program& m_program;
+  const std::vector<session::Stage>& m_stages;
+  const std::atomic<bool>* m_cancel;
+  std::vector<support::CollectingSink> m_sinks;
+  std::thread m_thread;
+  std::mutex m_mutex;
+  std::condition_variable m_ready;
+  size_t m_published = 0;
+  int m_furthest = -1;
+  bool m_done = false;
+  bool m_threaded = false;
+};
+
 } // namespace
 
 bool buildReportModel(session::Program& program, const ReportOptions& options, LayoutNeed need,
@@ -290,15 +385,51 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
 
   support::CollectingSink diagnostics;
   analysis::analyzeShardMaps(written, diagnostics);
+  AnalysisCache cache;
+  std::vector<session::Stage> list = stagesOf(options);
+  StageDeriver deriver(program, list, options.cancel);
+
+  // Values of the propagated stage and collectives of the partitioned one, unless one stage was
+  // asked for: then that stage's (collectives of the per-device stage are priced globally). They
+  // are collected as soon as their stage exists (while the worker derives the next one), else
+  // after the stages.
+  support::CollectingSink ignored;
+  bool one = options.stages.size() == 1;
+  session::Stage valueStage = one ? options.stages[0] : session::Stage::Propagated;
+  session::Stage collectiveStage =
+      one && options.stages[0] != session::Stage::PerDevice ? options.stages[0]
+                                                            : session::Stage::Partitioned;
+  size_t rows = need == LayoutNeed::All ? options.maxTableRows : SIZE_MAX;
+  bool valuesDone = false, collectivesDone = false;
+  auto tables = [&](bool all) {
+    if (!valuesDone && (all || deriver.derived(valueStage))) {
+      const ir::Module* valueModule = program.stage(valueStage, ignored);
+      data["values"] = valuesJson(valueModule ? *valueModule : written,
+                                  valueModule ? valueStage : session::Stage::AsWritten, rows,
+                                  cache);
+      valuesDone = true;
+    }
+    if (!collectivesDone && (all || deriver.derived(collectiveStage))) {
+      const ir::Module* collectiveModule = program.stage(collectiveStage, ignored);
+      data["collectives"] = collectivesJson(program, collectiveModule ? *collectiveModule : written,
+                                            collectiveModule ? collectiveStage
+                                                             : session::Stage::AsWritten,
+                                            rows, cache);
+      collectivesDone = true;
+    }
+  };
+
   Json stages = Json::array();
-  for (session::Stage stage : stagesOf(options)) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    session::Stage stage = list[i];
     if (options.cancel && options.cancel->load()) {
       sink.error({}, "report cancelled");
       return false;
     }
     StageGraph graph;
     support::CollectingSink stageSink;
-    bool ok = buildStageGraph(program, stage, function, options, graph, stageSink);
+    deriver.wait(i, stageSink);
+    bool ok = buildStageGraph(program, stage, function, options, graph, stageSink, cache);
     for (const support::Diagnostic& d : stageSink.diagnostics())
       diagnostics.report(d);
     if (ok && need == LayoutNeed::All)
@@ -311,25 +442,10 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
       s["graph"] = nullptr; // filled below, after a diff may have marked nodes
     model.graphs.push_back(std::move(graph));
     stages.push_back(std::move(s));
+    tables(false);
   }
-
-  // Values of the propagated stage and collectives of the partitioned one, unless one stage was
-  // asked for: then that stage's (collectives of the per-device stage are priced globally).
-  support::CollectingSink ignored;
-  bool one = options.stages.size() == 1;
-  session::Stage valueStage = one ? options.stages[0] : session::Stage::Propagated;
-  session::Stage collectiveStage =
-      one && options.stages[0] != session::Stage::PerDevice ? options.stages[0]
-                                                            : session::Stage::Partitioned;
-  size_t rows = need == LayoutNeed::All ? options.maxTableRows : SIZE_MAX;
-  const ir::Module* valueModule = program.stage(valueStage, ignored);
-  data["values"] = valuesJson(valueModule ? *valueModule : written,
-                              valueModule ? valueStage : session::Stage::AsWritten, rows);
-  const ir::Module* collectiveModule = program.stage(collectiveStage, ignored);
-  data["collectives"] = collectivesJson(program, collectiveModule ? *collectiveModule : written,
-                                        collectiveModule ? collectiveStage
-                                                         : session::Stage::AsWritten,
-                                        rows);
+  deriver.finish();
+  tables(true);
   Json diags = Json::array();
   for (const support::Diagnostic& d : diagnostics.diagnostics())
     diags.push_back(diagnosticJson(program, d));
@@ -344,7 +460,7 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
     session::Program& other = options.diffWith ? *options.diffWith : program;
     StageGraph from, to;
     std::string otherFunction = pickFunction(other.asWritten(), options.function);
-    if (!buildStageGraph(program, fromStage, function, options, from, sink) ||
+    if (!buildStageGraph(program, fromStage, function, options, from, sink, cache) ||
         !buildStageGraph(other, toStage, otherFunction.empty() ? function : otherFunction,
                          options, to, sink))
       return false;

@@ -4,13 +4,15 @@
 
 #include "core/analysis/collective_cost.h"
 #include "core/analysis/shard_map_analysis.h"
-#include "core/io/mlir/mlir.h"
+#include "core/io/mlir/detail/op_format.h"
 #include "core/sharding/mesh_view.h"
 #include "core/sharding/notation.h"
 #include "core/sharding/value_sharding.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <unordered_set>
 
 namespace shardscope::report::detail {
 
@@ -31,51 +33,144 @@ std::string shardyOf(const ir::Value& value) {
   return s ? sharding::shardyNotation(*s) : std::string();
 }
 
-// The collectives of `module` with their costs, keyed by op.
-std::map<const ir::Operation*, analysis::CollectiveCost> costsByOp(const ir::Module& module) {
-  std::map<const ir::Operation*, analysis::CollectiveCost> out;
-  for (analysis::CollectiveCost& cost : analysis::collectiveCosts(module).collectives)
-    out.emplace(cost.op, std::move(cost));
-  return out;
-}
-
-// Collective marks for the graph of `stage`: costs and causes come from the partitioned stage,
-// where collectives still name their mesh axes; per-device collectives map back through OpIndex.
+// Collective marks for the graph of function `fn` of `stage`: costs and causes come from the
+// partitioned stage, where collectives still name their mesh axes; per-device collectives map back
+// through OpIndex. Only the ops of `fn` are marked: the graph shows nothing else.
 void markCollectives(session::Program& program, session::Stage stage, const ir::Module& module,
-                     layout::GraphAnnotations& annotations) {
+                     const ir::Operation& fn, layout::GraphAnnotations& annotations,
+                     AnalysisCache& cache) {
   support::CollectingSink ignored;
   if (stage != session::Stage::PerDevice) {
-    for (auto& [op, cost] : costsByOp(module)) {
-      layout::OpMark mark{true, false, cost.bytesSent, ""};
+    const auto& costs = cache.costsByOp(module);
+    fn.walk([&](const ir::Operation& op) {
+      auto it = costs.find(&op);
+      if (it == costs.end())
+        return;
+      layout::OpMark mark{true, false, it->second->bytesSent, ""};
       if (stage == session::Stage::Partitioned) {
-        session::Program::CollectiveCause cause = program.causeOf(*op);
+        session::Program::CollectiveCause cause = program.causeOf(op);
         mark.inserted = cause.inserted;
         mark.note = cause.why;
       } else {
         mark.note = "written in the program";
       }
-      annotations.ops[op] = mark;
-    }
+      annotations.ops[&op] = mark;
+    });
     return;
   }
   const ir::Module* global = program.stage(session::Stage::Partitioned, ignored);
   if (!global)
     return;
-  auto costs = costsByOp(*global);
+  const auto& costs = cache.costsByOp(*global);
   session::OpIndex globalIndex(*global), localIndex(module);
-  module.op().walk([&](const ir::Operation& op) {
+  fn.walk([&](const ir::Operation& op) {
     if (!analysis::isCostedCollective(op))
       return;
     layout::OpMark mark{true, false, -1, ""};
     if (const ir::Operation* g = session::correspondingOp(localIndex, globalIndex, op)) {
       if (auto it = costs.find(g); it != costs.end())
-        mark.bytes = it->second.bytesSent;
+        mark.bytes = it->second->bytesSent;
       session::Program::CollectiveCause cause = program.causeOf(*g);
       mark.inserted = cause.inserted;
       mark.note = cause.why;
     }
     annotations.ops[&op] = mark;
   });
+}
+
+// MLIR's SSA naming of one region (see io/mlir/printer.cpp, `Printer::nameRegion`, which this
+// mirrors): a region is numbered completely before the regions nested in it, which start from
+// the counters their parent region ended with; isolated ops start from zero.
+struct NameCounters {
+  unsigned nextValue = 0;
+  unsigned nextArg = 0;
+  unsigned nextConflict = 0;
+};
+
+std::string uniqueName(const std::string& base, NameCounters& counters,
+                       std::unordered_set<std::string>& used) {
+  std::string name = base;
+  if (used.count(name)) {
+    while (true) {
+      std::string probe = base + "_" + std::to_string(counters.nextConflict++);
+      if (!used.count(probe)) {
+        name = probe;
+        break;
+      }
+    }
+  }
+  used.insert(name);
+  return name;
+}
+
+// `used` holds the names of the enclosing regions; the names this region adds are taken out again
+// before returning (the printer copies the set per region instead, which is quadratic when many
+// nested regions sit under a region with many named values, as in per-device programs).
+void nameRegion(const ir::Region& region, NameCounters counters,
+                std::unordered_set<std::string>& used, AnalysisCache::ValueNames& names) {
+  using io::mlir::detail::lookupOpFormat;
+  using io::mlir::detail::OpFormat;
+  std::vector<std::string> added;
+  auto unique = [&](const std::string& base) {
+    std::string name = uniqueName(base, counters, used);
+    added.push_back(name);
+    return name;
+  };
+  const ir::Operation* parent = region.parentOp();
+  const OpFormat* parentFormat = parent ? lookupOpFormat(parent->name()) : nullptr;
+  unsigned regionIndex = 0;
+  if (parent)
+    for (unsigned i = 0; i < parent->numRegions(); ++i)
+      if (&parent->region(i) == &region)
+        regionIndex = i;
+  std::vector<std::string> hints;
+  for (const auto& block : region.blocks()) {
+    for (const auto& arg : block->arguments()) {
+      std::string base;
+      if (parentFormat && parentFormat->blockArgName)
+        base = std::string(parentFormat->blockArgName(*parent, regionIndex));
+      if (base.empty())
+        base = "arg" + std::to_string(counters.nextArg++);
+      names.emplace(arg.get(), "%" + unique(base));
+    }
+    for (const auto& op : block->ops()) {
+      if (op->numResults() == 0)
+        continue;
+      hints.clear();
+      if (const OpFormat* f = lookupOpFormat(op->name()); f && f->resultNames)
+        f->resultNames(*op, hints);
+      bool anyHint = std::any_of(hints.begin(), hints.end(), [](auto& h) { return !h.empty(); });
+      if (!anyHint) {
+        std::string group = "%" + std::to_string(counters.nextValue++);
+        for (unsigned i = 0; i < op->numResults(); ++i)
+          names.emplace(op->result(i),
+                        op->numResults() == 1 ? group : group + "#" + std::to_string(i));
+        continue;
+      }
+      for (unsigned i = 0; i < op->numResults(); ++i) {
+        std::string base = i < hints.size() ? hints[i] : std::string();
+        names.emplace(op->result(i), base.empty() ? "%" + std::to_string(counters.nextValue++)
+                                                  : "%" + unique(base));
+      }
+    }
+  }
+  for (const auto& block : region.blocks())
+    for (const auto& op : block->ops()) {
+      if (op->numRegions() == 0)
+        continue;
+      const OpFormat* f = lookupOpFormat(op->name());
+      bool isolated = f && f->isolatedFromAbove;
+      for (unsigned i = 0; i < op->numRegions(); ++i) {
+        if (isolated) {
+          std::unordered_set<std::string> fresh;
+          nameRegion(op->region(i), NameCounters{}, fresh, names);
+        } else {
+          nameRegion(op->region(i), counters, used, names);
+        }
+      }
+    }
+  for (const std::string& name : added)
+    used.erase(name);
 }
 
 void markVariance(const ir::Operation& fn, const analysis::ShardMapAnalysis& shardMaps,
@@ -118,6 +213,45 @@ std::string collectiveId(std::map<std::pair<uint32_t, uint32_t>, int>& counts,
 }
 
 } // namespace
+
+const analysis::ShardMapAnalysis& AnalysisCache::shardMaps(const ir::Module& module) {
+  auto& slot = m_shardMaps[&module];
+  if (!slot) {
+    support::CollectingSink ignored;
+    slot = std::make_unique<analysis::ShardMapAnalysis>(
+        analysis::analyzeShardMaps(module, ignored));
+  }
+  return *slot;
+}
+
+const analysis::CostSummary& AnalysisCache::costs(const ir::Module& module) {
+  auto& slot = m_costs[&module];
+  if (!slot)
+    slot = std::make_unique<analysis::CostSummary>(analysis::collectiveCosts(module));
+  return *slot;
+}
+
+const std::unordered_map<const ir::Operation*, const analysis::CollectiveCost*>&
+AnalysisCache::costsByOp(const ir::Module& module) {
+  auto [it, inserted] = m_costsByOp.try_emplace(&module);
+  if (inserted) {
+    const analysis::CostSummary& summary = costs(module);
+    it->second.reserve(summary.collectives.size());
+    for (const analysis::CollectiveCost& cost : summary.collectives)
+      it->second.emplace(cost.op, &cost);
+  }
+  return it->second;
+}
+
+const AnalysisCache::ValueNames& AnalysisCache::functionNames(const ir::Operation& fn) {
+  auto [it, inserted] = m_names.try_emplace(&fn);
+  if (inserted)
+    for (unsigned i = 0; i < fn.numRegions(); ++i) {
+      std::unordered_set<std::string> used;
+      nameRegion(fn.region(i), {}, used, it->second);
+    }
+  return it->second;
+}
 
 Json graphJson(const StageGraph& g) {
   const layout::VisibleGraph& v = g.visible;
@@ -168,6 +302,13 @@ std::string pickFunction(const ir::Module& module, const std::string& requested)
 bool buildStageGraph(session::Program& program, session::Stage stage, const std::string& function,
                      const ReportOptions& options, StageGraph& out,
                      support::DiagnosticSink& sink) {
+  AnalysisCache cache;
+  return buildStageGraph(program, stage, function, options, out, sink, cache);
+}
+
+bool buildStageGraph(session::Program& program, session::Stage stage, const std::string& function,
+                     const ReportOptions& options, StageGraph& out, support::DiagnosticSink& sink,
+                     AnalysisCache& cache) {
   out.stage = stage;
   const ir::Module* module = program.stage(stage, sink);
   if (!module)
@@ -175,13 +316,10 @@ bool buildStageGraph(session::Program& program, session::Stage stage, const std:
   const ir::Operation* fn = module->lookupFunction(function);
   if (!fn)
     return false;
-  std::unordered_map<const ir::Value*, std::string> names = io::mlir::printedValueNames(*module);
   layout::GraphAnnotations annotations;
-  annotations.valueNames = &names;
-  markCollectives(program, stage, *module, annotations);
-  support::CollectingSink ignored;
-  analysis::ShardMapAnalysis shardMaps = analysis::analyzeShardMaps(*module, ignored);
-  markVariance(*fn, shardMaps, annotations);
+  annotations.valueNames = &cache.functionNames(*fn);
+  markCollectives(program, stage, *module, *fn, annotations, cache);
+  markVariance(*fn, cache.shardMaps(*module), annotations);
   out.graph = layout::buildProgramGraph(*module, *fn, annotations);
   layout::CollapseState state;
   if (options.collapseDepth >= 0)

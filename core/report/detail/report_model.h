@@ -3,6 +3,8 @@
 // The report's data: everything shown, collected once from a program and its stages, as the JSON
 // document of `resources/report.schema.json` plus the laid-out graph of each stage.
 
+#include "core/analysis/collective_cost.h"
+#include "core/analysis/shard_map_analysis.h"
 #include "core/layout/graph_layout.h"
 #include "core/layout/graph_view.h"
 #include "core/layout/program_graph.h"
@@ -10,7 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace shardscope::report::detail {
@@ -33,6 +38,31 @@ struct ReportModel {
   size_t maxTableRows = 5000;
 };
 
+/// Analyses of one report computed once and shared by its parts (stage graphs, value table,
+/// collectives): stage modules do not change while a report is collected.
+class AnalysisCache {
+public:
+  using ValueNames = std::unordered_map<const ir::Value*, std::string>;
+  /// `analysis::analyzeShardMaps(module)` with its diagnostics dropped.
+  const analysis::ShardMapAnalysis& shardMaps(const ir::Module& module);
+  /// `analysis::collectiveCosts(module)`.
+  const analysis::CostSummary& costs(const ir::Module& module);
+  /// The costs of `module`'s collectives keyed by op.
+  const std::unordered_map<const ir::Operation*, const analysis::CollectiveCost*>&
+  costsByOp(const ir::Module& module);
+  /// The printed names of the values of function `fn` (`io::mlir::printedValueNames` restricted
+  /// to one function: functions are isolated, so their names do not depend on each other).
+  const ValueNames& functionNames(const ir::Operation& fn);
+
+private:
+  std::map<const ir::Module*, std::unique_ptr<analysis::ShardMapAnalysis>> m_shardMaps;
+  std::map<const ir::Module*, std::unique_ptr<analysis::CostSummary>> m_costs;
+  std::map<const ir::Module*,
+           std::unordered_map<const ir::Operation*, const analysis::CollectiveCost*>>
+      m_costsByOp;
+  std::map<const ir::Operation*, ValueNames> m_names;
+};
+
 /// What to compute: layouts are only needed for HTML and SVG.
 enum class LayoutNeed { None, All };
 
@@ -45,6 +75,10 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
 /// fails (reported to `sink`) or the function does not exist.
 bool buildStageGraph(session::Program& program, session::Stage stage, const std::string& function,
                      const ReportOptions& options, StageGraph& out, support::DiagnosticSink& sink);
+/// The same, sharing analyses through `cache`.
+bool buildStageGraph(session::Program& program, session::Stage stage, const std::string& function,
+                     const ReportOptions& options, StageGraph& out, support::DiagnosticSink& sink,
+                     AnalysisCache& cache);
 
 /// Lays out `graph.visible`, collapsing further while it is larger than the options allow.
 void layoutStageGraph(StageGraph& graph, const ReportOptions& options);
