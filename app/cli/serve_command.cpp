@@ -315,6 +315,7 @@ json Server::state(session::StopReason* reason) const {
               {"failed", m_execution->failed()},
               {"devices", devices},
               {"divergences", divergences}};
+  out["reference_summary"] = m_execution->referenceSummary();
   if (reason)
     out["stop"] = std::string(session::stopReasonName(*reason));
   return out;
@@ -350,12 +351,36 @@ json Server::setBreakpoint(const json& request, bool enabled) {
 const ir::Value* Server::findValue(const json& request, std::string& error) const {
   if (request.contains("loc")) {
     std::vector<const ir::Operation*> ops = opsAt(request["loc"].get<std::string>());
+    // Several ops can share a location (a reshard inserted for an op carries its location).
+    const std::string opName = request.value("op", "");
+    if (!opName.empty())
+      std::erase_if(ops, [&](const ir::Operation* op) { return op->name() != opName; });
+    if (request.contains("region")) {
+      const unsigned r = request["region"].get<unsigned>();
+      const unsigned i = request.value("arg", 0u);
+      for (const ir::Operation* op : ops)
+        if (r < op->numRegions() && !op->region(r).empty() &&
+            i < op->region(r).front().numArguments())
+          return op->region(r).front().argument(i);
+      error = "no region " + std::to_string(r) + " argument " + std::to_string(i) + " at " +
+              request["loc"].get<std::string>();
+      return nullptr;
+    }
     unsigned result = request.value("result", 0u);
     for (const ir::Operation* op : ops)
       if (result < op->numResults())
         return op->result(result);
     error = "no op with result " + std::to_string(result) + " at " +
             request["loc"].get<std::string>();
+    return nullptr;
+  }
+  if (request.contains("arg")) {
+    const unsigned i = request["arg"].get<unsigned>();
+    const ir::Block* body = ir::func::body(m_execution->function());
+    if (body && i < body->numArguments())
+      return body->argument(i);
+    error = "no argument " + std::to_string(i) + " in @" +
+            std::string(ir::func::name(m_execution->function()));
     return nullptr;
   }
   std::string name = request.value("value", "");
@@ -405,6 +430,13 @@ json Server::fetch(const json& request) {
     out = tensorJson(assembled->value, maxElements);
     if (!assembled->replicaProblem.empty())
       out["replica_problem"] = assembled->replicaProblem;
+  } else if (device.is_string() && device.get<std::string>() == "reference") {
+    const ir::Operation* op = value->definingOp();
+    const exec::Tensor* t = op ? m_execution->referenceValue(*op, value->index()) : nullptr;
+    if (!t)
+      throw std::runtime_error("no reference value (load with \"check_reference\", and the "
+                               "value must be an op result)");
+    out = tensorJson(*t, maxElements);
   } else if (device.is_number_integer()) {
     int64_t d = device.get<int64_t>();
     if (d < 0 || d >= m_execution->numDevices())
@@ -415,7 +447,7 @@ json Server::fetch(const json& request) {
     out = tensorJson(*t, maxElements);
     out["rank"] = rankOf(d);
   } else {
-    throw std::runtime_error("\"device\" must be a device number or \"global\"");
+    throw std::runtime_error("\"device\" must be a device number, \"global\" or \"reference\"");
   }
   return out;
 }

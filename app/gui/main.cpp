@@ -79,14 +79,15 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
 // Renders `window` into the PNG file `path` once the event loop runs (so the window is shown
 // and laid out), then ends the event loop: 0 when the file was written, 1 otherwise.
 void screenshotAndQuit(shardscope::gui::MainWindow* window, const QString& path) {
-  // Wait until the engine is idle (the graph layout follows the analysis), then let the queued
-  // snapshot updates and the widget layout run.
+  // Wait until the engine is idle (the graph layout follows the analysis, the stages follow the
+  // load), then let the queued snapshot updates and the widget layout run.
   auto* poll = new QTimer(window);
   auto* waited = new QElapsedTimer;
   waited->start();
   poll->setInterval(20);
   QObject::connect(poll, &QTimer::timeout, window, [window, path, poll, waited] {
-    if (window->controller()->isBusy() && waited->elapsed() < 30000)
+    const auto* controller = window->controller();
+    if ((controller->isBusy() || controller->isComputingStages()) && waited->elapsed() < 30000)
       return;
     poll->stop();
     delete waited;

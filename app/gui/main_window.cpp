@@ -127,6 +127,20 @@ MainWindow::MainWindow(QWidget* parent)
             if (visible)
               statusBar()->showMessage(what + QStringLiteral("\u2026"));
           });
+  // The Inspector says why the selected value has its sharding: the engine traces propagation.
+  connect(m_context, &widgets::SessionContext::selectionChanged, this, [this] {
+    const QString value = m_context->selectedValue();
+    if (!value.isEmpty() && !m_context->selectedExplanation())
+      m_controller->explainValue(value);
+  });
+  connect(m_controller, &widgets::EngineController::explanationReady, m_context,
+          &widgets::SessionContext::setExplanation);
+  // The later stages arrive in the background; the summary counts collectives once they have.
+  connect(m_controller, &widgets::EngineController::stagesFinished, this,
+          [this](widgets::ProgramSnapshotPtr program, bool cancelled) {
+            if (!cancelled && QFileInfo(program->path).absoluteFilePath() == m_currentFile)
+              showAnalysisSummary(*program);
+          });
   connect(m_controller, &widgets::EngineController::programLoaded, this,
           [this](widgets::ProgramSnapshotPtr program) {
             if (QFileInfo(program->path).absoluteFilePath() != m_currentFile)
@@ -135,18 +149,7 @@ MainWindow::MainWindow(QWidget* parent)
             int errors = 0;
             for (const widgets::ProblemRow& p : program->problems)
               errors += p.severity == QLatin1String("error");
-            auto count = [](qsizetype n, const QString& one, const QString& many) {
-              return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
-            };
-            statusBar()->showMessage(
-                tr("Analysed %1: %2, %3 after partitioning, %4")
-                    .arg(QFileInfo(program->path).fileName(),
-                         count(program->stage(widgets::StageId::AsWritten).values.size(),
-                               tr("value"), tr("values")),
-                         count(program->stage(widgets::StageId::Partitioned).collectives.size(),
-                               tr("collective"), tr("collectives")),
-                         count(program->problems.size(), tr("problem"), tr("problems"))),
-                kTransientMessageMs);
+            showAnalysisSummary(*program);
             if (errors > 0)
               if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problemsDock")))
                 dock->raise();
@@ -236,6 +239,8 @@ void MainWindow::createPanels() {
                                     QStringLiteral("executionDock"), Qt::BottomDockWidgetArea);
   QDockWidget* stageText = addPanel(m_stageText, tr("Stage IR"), QStringLiteral("stageTextDock"),
                                     Qt::BottomDockWidgetArea);
+  QDockWidget* gradients = addPanel(new widgets::GradientPanel(m_context, this), tr("Gradients"),
+                                    QStringLiteral("gradientsDock"), Qt::BottomDockWidgetArea);
   QDockWidget* graph = addPanel(m_graph, tr("Graph"), QStringLiteral("graphDock"),
                                 Qt::LeftDockWidgetArea);
   Q_UNUSED(graph);
@@ -249,6 +254,12 @@ void MainWindow::createPanels() {
   tabifyDockWidget(collectives, problems);
   tabifyDockWidget(problems, execution);
   tabifyDockWidget(execution, stageText);
+  tabifyDockWidget(stageText, gradients);
+  // Choosing a gradient stage brings the side-by-side comparison to the front.
+  connect(m_context, &widgets::SessionContext::stageChanged, gradients, [this, gradients] {
+    if (widgets::isGradientStage(m_context->stage()))
+      gradients->raise();
+  });
   values->raise();
   Q_UNUSED(inspector);
   Q_UNUSED(mesh);
@@ -419,6 +430,25 @@ bool MainWindow::restoreSession(const QString& path) {
   return true;
 }
 
+void MainWindow::showAnalysisSummary(const widgets::ProgramSnapshot& program) {
+  auto count = [](qsizetype n, const QString& one, const QString& many) {
+    return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many);
+  };
+  const widgets::StageSnapshot& partitioned = program.stage(widgets::StageId::Partitioned);
+  const QString collectives =
+      !partitioned.notComputed()
+          ? count(partitioned.collectives.size(), tr("collective"), tr("collectives")) +
+                tr(" after partitioning")
+          : tr("partitioning…");
+  statusBar()->showMessage(
+      tr("Analysed %1: %2, %3, %4")
+          .arg(QFileInfo(program.path).fileName(),
+               count(program.stage(widgets::StageId::AsWritten).values.size(), tr("value"),
+                     tr("values")),
+               collectives, count(program.problems.size(), tr("problem"), tr("problems"))),
+      kTransientMessageMs);
+}
+
 void MainWindow::applyPendingSession() {
   if (m_pendingSession.isEmpty())
     return;
@@ -551,8 +581,9 @@ void MainWindow::createMenus() {
     a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(s + 1)));
   }
   QAction* diff = m_viewMenu->addAction(tr("&Diff Against Previous Stage"), this, [this] {
-    const int stage = static_cast<int>(m_context->stage());
-    m_context->setDiffBase(m_context->diffBase() >= 0 || stage == 0 ? -1 : stage - 1);
+    // (A gradient stage compares with the other gradient stage.)
+    m_context->setDiffBase(m_context->diffBase() >= 0 ? -1
+                                                      : widgets::defaultDiffBase(m_context->stage()));
   });
   diff->setShortcut(QKeySequence(QStringLiteral("Ctrl+D")));
   m_viewMenu->addSeparator();

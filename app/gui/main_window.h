@@ -96,6 +96,8 @@ private:
   void updateSourceHighlights();
   void fileChangedOnDisk(const QString& path);
   void applyPendingSession();
+  /// "Analysed F: N values, M collectives after partitioning, K problems" in the status bar.
+  void showAnalysisSummary(const widgets::ProgramSnapshot& program);
 
   widgets::RecentFiles* m_recentFiles;
   widgets::SessionContext* m_context;

@@ -283,6 +283,9 @@ std::optional<Program::ShardingExplanation> Program::explainSharding(const ir::V
   };
   auto name = [&](const propagation::TraceTensor& t) {
     if (t.value) {
+      // The source's names where it has them (`%x`), as the views show values.
+      if (!t.value->nameHint().empty())
+        return "%" + t.value->nameHint();
       auto it = state.names.find(t.value);
       return it == state.names.end() ? std::string("?") : it->second;
     }

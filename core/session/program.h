@@ -145,7 +145,7 @@ public:
 
   /// Why a value has the sharding it has after propagation: its sharding as written and after,
   /// the annotations it came from and the propagation steps that carried it there, each as one
-  /// line for humans (values named as the printer names them).
+  /// line for humans (values named as in the source, else as the printer names them).
   struct ShardingExplanation {
     std::string asWritten;  ///< Shardy notation, or `(no sharding)`
     std::string propagated; ///< the same after propagation

@@ -20,8 +20,10 @@ const QString kMatmul = QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/session/global
 ProgramSnapshotPtr loadProgram(const QString& path) {
   EngineController controller;
   QSignalSpy loaded(&controller, &EngineController::programLoaded);
+  QSignalSpy stages(&controller, &EngineController::stagesFinished);
   controller.load(path);
-  if (!loaded.wait(30000))
+  // programLoaded has the as-written stage; the others follow in the background.
+  if (!loaded.wait(30000) || (stages.isEmpty() && !stages.wait(30000)))
     return nullptr;
   return controller.program();
 }

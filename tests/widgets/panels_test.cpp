@@ -31,6 +31,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSettings>
+#include <QStandardItemModel>
 #include <QSlider>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -68,6 +69,9 @@ bool openAndWait(MainWindow& window, const QString& path) {
   QElapsedTimer timer;
   timer.start();
   while (loaded.isEmpty() && failed.isEmpty() && timer.elapsed() < 30000)
+    QTest::qWait(20);
+  // The stages after the as-written one are computed in the background: wait for them too.
+  while (!loaded.isEmpty() && window.controller()->isComputingStages() && timer.elapsed() < 60000)
     QTest::qWait(20);
   return !loaded.isEmpty();
 }
@@ -175,6 +179,18 @@ private Q_SLOTS:
     QVERIFY(!window.context()->selectedOp().isEmpty());
     const QVector<int> reduceGroups = window.findChild<MeshView*>()->deviceGroups();
     QCOMPARE(reduceGroups, (QVector<int>{0, 0, 1, 1})); // all_reduce over y
+    // Its transfers: along y, each device sends its ring's share to its neighbour (2x2 mesh,
+    // positions x*2+y): 0 <-> 1 and 2 <-> 3, each 2(n-1)/n of the 64-byte partial sum.
+    const QVector<MeshView::Transfer> moves = window.findChild<MeshView*>()->transfers();
+    QCOMPARE(moves.size(), 4);
+    QSet<QPair<qint64, qint64>> pairs;
+    for (const MeshView::Transfer& t : moves) {
+      pairs.insert({t.from, t.to});
+      QCOMPARE(t.axis, QStringLiteral("y"));
+      QCOMPARE(t.bytes, qint64(64));
+      QVERIFY(!t.wraps);
+    }
+    QCOMPARE(pairs, (QSet<QPair<qint64, qint64>>{{0, 1}, {1, 0}, {2, 3}, {3, 2}}));
     QVERIFY(window.findChild<QTextBrowser*>(QStringLiteral("inspectorPanel"))
                 ->toPlainText()
                 .contains(QStringLiteral("all_reduce")));
@@ -440,7 +456,9 @@ private Q_SLOTS:
     tensorParallel->trigger();
     QVERIFY(loaded.wait(30000));
     QVERIFY(window.currentFile().endsWith(QStringLiteral("/mlp_tensor_parallel.mlir")));
-    QCOMPARE(window.context()->program()->stage(StageId::Partitioned).collectives.size(), 1);
+    // (The partitioned stage comes after programLoaded, in the background.)
+    QTRY_COMPARE_WITH_TIMEOUT(
+        window.context()->program()->stage(StageId::Partitioned).collectives.size(), 1, 30000);
   }
 
   void explicitShardingErrorsAreProblems() {
@@ -456,6 +474,92 @@ private Q_SLOTS:
         illegal = &row;
     QVERIFY(illegal);
     QCOMPARE(illegal->line, 33);
+  }
+
+  // The gradient stages: side by side in the Gradients panel with their cost difference,
+  // selectable in the stage selector, shown as the gradient function's graph, and runnable.
+  void gradientStagesSideBySideAndRunnable() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_TEST_DATA_DIR
+                                               "/autodiff/data_parallel_loss.mlir")));
+    const auto gradientReady = [&] {
+      const StageSnapshot& naive = window.context()->program()->stage(StageId::GradientNaive);
+      return naive.available || !naive.unavailable.isEmpty();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(gradientReady(), 30000);
+    auto* panel = window.findChild<GradientPanel*>();
+    QVERIFY(panel);
+    // The naive gradient psums the cotangent the efficient one broadcasts for free: one more
+    // collective, marked as the one the efficient rules avoid.
+    const int efficient = panel->efficientModel()->rowCount();
+    const int naive = panel->naiveModel()->rowCount();
+    QCOMPARE(naive, efficient + 1);
+    int avoided = 0;
+    for (int r = 0; r < naive; ++r)
+      avoided += panel->naiveModel()->isAdded(r) ? 1 : 0;
+    QCOMPARE(avoided, 1);
+    QVERIFY2(panel->summary()->text().contains(QStringLiteral("save")),
+             qPrintable(panel->summary()->text()));
+    QVERIFY(panel->summary()->text().contains(QStringLiteral("@loss_grad")));
+
+    // Choosing the efficient gradient shows the gradient function.
+    auto* combo = window.findChild<QComboBox*>(QStringLiteral("stageCombo"));
+    combo->setCurrentIndex(static_cast<int>(StageId::GradientEfficient));
+    QCOMPARE(window.context()->stage(), StageId::GradientEfficient);
+    auto* function = window.findChild<QComboBox*>(QStringLiteral("graphFunctionCombo"));
+    QVERIFY(function);
+    QTRY_COMPARE_WITH_TIMEOUT(function->currentText(), QStringLiteral("loss_grad"), 30000);
+
+    // And runs it on the mesh: 8 devices, to the end.
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    QVERIFY(window.context()->execution() && window.context()->execution()->started);
+    QCOMPARE(window.context()->execution()->devices.size(), 8);
+    QVERIFY(clickAndWait(window, QStringLiteral("runToEndButton")));
+    QVERIFY(window.context()->execution()->finished);
+    QVERIFY(!window.context()->execution()->failed);
+  }
+
+  // A program whose function is not scalar has no gradient: the stages are listed, disabled,
+  // with the reason.
+  void gradientStagesOfANonScalarProgramAreDisabled() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, kMatmul));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !window.context()->program()->stage(StageId::GradientEfficient).unavailable.isEmpty(),
+        30000);
+    auto* combo = window.findChild<QComboBox*>(QStringLiteral("stageCombo"));
+    auto* model = qobject_cast<QStandardItemModel*>(combo->model());
+    QVERIFY(model);
+    QVERIFY(model->item(static_cast<int>(StageId::Partitioned))->isEnabled());
+    QStandardItem* gradient = model->item(static_cast<int>(StageId::GradientEfficient));
+    QVERIFY(!gradient->isEnabled());
+    QVERIFY2(gradient->toolTip().contains(QStringLiteral("rank-0")), qPrintable(gradient->toolTip()));
+    auto* panel = window.findChild<GradientPanel*>();
+    QVERIFY(panel->summary()->text().contains(QStringLiteral("No gradient")));
+  }
+
+  // The Inspector shows the origin chain of a propagated sharding: tanh's result in the MLP
+  // gets "data" from %x and "model" from %w1, through the first dot_general.
+  void inspectorExplainsThePropagatedSharding() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/propagation_chain.mlir")));
+    window.context()->setStage(StageId::Propagated);
+    window.context()->selectValue(QStringLiteral("%a"));
+    QCOMPARE(window.context()->selectedValue(), QStringLiteral("10:3:stablehlo.tanh#0"));
+    auto* inspector = window.findChild<QTextBrowser*>(QStringLiteral("inspectorPanel"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        inspector->toPlainText().contains(QStringLiteral("Why this sharding")), 30000);
+    const QString text = inspector->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("From 2 annotations")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("stablehlo.tanh forward")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("%w1 #sdy.sharding<@mesh, [{}, {\"model\"}]>")),
+             qPrintable(text));
+    // An annotated argument keeps its own.
+    window.context()->selectValue(QStringLiteral("arg:main#0"));
+    QTRY_VERIFY_WITH_TIMEOUT(inspector->toPlainText().contains(
+                                 QStringLiteral("Its own annotation")),
+                             30000);
   }
 
   void togglesThePalette() {

@@ -2,10 +2,12 @@
 
 #include "widgets/controller/graph_snapshot.h"
 #include "widgets/controller/op_ids.h"
+#include "widgets/controller/serve_client.h"
 
 #include "core/analysis/collective_cost.h"
 #include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
+#include "core/autodiff/function_costs.h"
 #include "core/io/mlir/mlir.h"
 #include "core/ir/attribute.h"
 #include "core/session/execution.h"
@@ -19,11 +21,10 @@
 #include <QThread>
 #include <QTimer>
 
+#include <cstring>
+#include <functional>
 #include <map>
 
-Q_DECLARE_METATYPE(shardscope::widgets::ProgramSnapshotPtr)
-Q_DECLARE_METATYPE(shardscope::widgets::ExecutionSnapshotPtr)
-Q_DECLARE_METATYPE(shardscope::widgets::GraphSnapshotPtr)
 
 namespace shardscope::widgets {
 
@@ -98,9 +99,11 @@ LayoutInfo layoutInfo(const ir::Module& module, const ir::TensorSharding& s, ir:
   return info;
 }
 
-// The value rows of every function of `module`: arguments, then op results in pre-order.
-void collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* shardMaps,
-                   QVector<ValueRow>& out) {
+// The value rows of every function of `module`: arguments, then op results in pre-order. Returns
+// false (rows incomplete) when `cancel` was set meanwhile.
+bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* shardMaps,
+                   QVector<ValueRow>& out, const std::atomic<bool>* cancel) {
+  const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
   const auto names = io::mlir::printedValueNames(module);
   auto rowFor = [&](const ir::Value& value, const ir::Operation& fn) {
     ValueRow row;
@@ -131,6 +134,8 @@ void collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
     const ir::Block* body = ir::func::body(*fn);
     if (!body)
       continue;
+    if (stopped())
+      return false;
     for (const auto& arg : body->arguments()) {
       ValueRow row = rowFor(*arg, *fn);
       row.id = QStringLiteral("arg:%1#%2").arg(row.function).arg(arg->index());
@@ -139,8 +144,11 @@ void collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
       row.column = static_cast<int>(fn->loc().column);
       out.push_back(row);
     }
+    int64_t visited = 0;
+    bool cancelled = false;
     static_cast<const ir::Operation&>(*fn).walk([&](const ir::Operation& op) {
-      if (&op == fn)
+      // (A huge function is checked every 1024 ops: a queued command must not wait for it.)
+      if (&op == fn || cancelled || (++visited % 1024 == 0 && (cancelled = stopped())))
         return;
       // Region arguments (a shard_map body's per-device operands, loop-carried values) first.
       for (unsigned r = 0; r < op.numRegions(); ++r) {
@@ -167,7 +175,10 @@ void collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
         out.push_back(row);
       }
     });
+    if (cancelled)
+      return false;
   }
+  return true;
 }
 
 // Finds the value of `module` with the stable id `id` (see ValueRow::id).
@@ -220,22 +231,35 @@ TensorData tensorData(const exec::Tensor* t) {
   return data;
 }
 
+// Programs with more ops than this open before their as-written rows are built.
+constexpr int64_t kEagerOps = 10000;
+
+int64_t countOps(const ir::Module& module) {
+  int64_t n = 0;
+  module.op().walk([&](const ir::Operation&) { ++n; });
+  return n;
+}
+
 } // namespace
 
 /// The engine side: lives on the worker thread and owns every engine object.
 class EngineWorker : public QObject {
 public:
-  EngineWorker(EngineController* controller, std::shared_ptr<std::atomic<bool>> cancel)
-      : m_controller(controller), m_cancel(std::move(cancel)) {}
+  EngineWorker(EngineController* controller, std::shared_ptr<std::atomic<bool>> cancel,
+               std::shared_ptr<std::atomic<bool>> yield)
+      : m_controller(controller), m_cancel(std::move(cancel)), m_yield(std::move(yield)) {}
 
+  // Phase one of a load: parses and verifies the program and publishes the as-written stage, so
+  // that the views (and the graph) show it at once. The other stages follow in phase two
+  // (`startStages`), one per event-loop turn of this thread.
   void load(const QString& path, quint64 generation) {
+    stopStages(/*cancelled=*/false);
     m_execution.reset();
     m_program.reset();
+    m_snapshot.reset();
     m_execSink.clear();
     support::CollectingSink sink;
     std::unique_ptr<session::Program> program = session::Program::load(path.toStdString(), sink);
-    auto snapshot = std::make_shared<ProgramSnapshot>();
-    snapshot->path = path;
     if (!program) {
       QVector<ProblemRow> problems;
       addProblems(sink, stageTitle(StageId::AsWritten), problems);
@@ -246,46 +270,90 @@ public:
       });
       return;
     }
+    auto snapshot = std::make_shared<ProgramSnapshot>();
+    snapshot->loadId = generation;
+    snapshot->path = path;
     snapshot->source = qs(program->sources().text(program->fileId()));
     addProblems(sink, stageTitle(StageId::AsWritten), snapshot->problems);
     for (int i = 0; i < kNumStages; ++i) {
-      if (m_cancel->load())
-        return;
-      const auto stage = static_cast<StageId>(i);
-      support::CollectingSink stageSink;
-      const ir::Module* module = program->stage(session::kStages[i], stageSink);
-      StageSnapshot& out = snapshot->stages[i];
-      out.stage = stage;
-      if (module) {
-        out.available = true;
-        out.text = QString::fromStdString(io::mlir::printModule(*module));
-        std::optional<analysis::ShardMapAnalysis> shardMaps;
-        if (stage != StageId::PerDevice)
-          shardMaps = analysis::analyzeShardMaps(*module, stageSink);
-        collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values);
-        collectCollectives(*program, *module, stage, out);
-        if (stage == StageId::AsWritten) {
-          if (const ir::Mesh* mesh = session::programMesh(*module))
-            snapshot->mesh = meshInfo(*mesh);
-          // Under explicit sharding, the ops JAX would reject while tracing are problems.
-          if (module->op().hasAttr(analysis::kAxisTypesAttr))
-            analysis::computeExplicitTypes(*module, {}, stageSink);
-        }
-      }
-      addProblems(stageSink, stageTitle(stage), snapshot->problems);
+      snapshot->stages[i].stage = static_cast<StageId>(i);
+      snapshot->stages[i].status = StageStatus::Pending;
     }
     m_program = std::move(program);
+    const ir::Module& written = m_program->asWritten();
+    if (const ir::Mesh* mesh = session::programMesh(written))
+      snapshot->mesh = meshInfo(*mesh);
+    // The as-written rows of a large program (values with their layouts, collectives, the
+    // printed module) take seconds: they come first in the background, after the graph.
+    if (countOps(written) <= kEagerOps)
+      computeStage(*snapshot, StageId::AsWritten, nullptr);
+    if (m_controller->m_loadGeneration.load() != generation) {
+      m_program.reset(); // cancelled or superseded while parsing
+      return;
+    }
+    m_snapshot = snapshot;
+    m_stagesGeneration = generation;
+    // The stages start once the UI has handled `programLoaded`: the graph it requests from its
+    // handlers is then queued here before them.
     post([c = m_controller, snapshot, generation] {
-      if (generation != c->m_loadGeneration)
+      if (generation != c->m_loadGeneration.load())
         return;
       c->m_program = snapshot;
       c->m_execution.reset();
       Q_EMIT c->programLoaded(snapshot);
+      c->startStages(generation);
     });
   }
 
+  // Phase two: computes the next pending stage, publishes it and schedules the one after. It
+  // yields to queued commands (a graph, a step): `m_yield` stops the pass pipeline between passes
+  // and the stage is computed again after them.
+  void nextStage(quint64 generation) {
+    if (!m_stagesRunning || generation != m_stagesGeneration)
+      return;
+    if (m_controller->m_stopStages.load() || !m_snapshot) {
+      stopStages(/*cancelled=*/true);
+      return;
+    }
+    m_yield->store(false);
+    if (m_controller->m_queued.load() > 0) {
+      scheduleStage();
+      return;
+    }
+    const int next = nextStageToCompute();
+    if (next < 0) {
+      stopStages(/*cancelled=*/false);
+      return;
+    }
+    const auto stage = static_cast<StageId>(next);
+    post([c = m_controller, stage] {
+      c->setWorkText(
+          EngineController::tr("Computing the %1 stage").arg(stageTitle(stage).toLower()));
+    });
+    auto updated = std::make_shared<ProgramSnapshot>(*m_snapshot);
+    if (!computeStage(*updated, stage, m_yield.get())) {
+      // Stopped between passes: by Cancel, or to let a queued command run first.
+      if (m_controller->m_stopStages.load())
+        stopStages(/*cancelled=*/true);
+      else
+        scheduleStage();
+      return;
+    }
+    publishStage(updated, stage);
+    scheduleStage();
+  }
+
+  void startStages(quint64 generation) {
+    if (generation != m_stagesGeneration || !m_snapshot || m_stagesRunning) {
+      post([c = m_controller] { c->stagesDone(); });
+      return;
+    }
+    m_stagesRunning = true;
+    scheduleStage();
+  }
+
   void start(const QString& spec, bool checkReference, const QSet<QString>& breakpoints,
-             const QString& watched) {
+             const QString& watched, StageId stage) {
     m_execution.reset();
     m_execSink.clear();
     if (!m_program) {
@@ -300,7 +368,8 @@ public:
       return;
     }
     session::ExecutionOptions options;
-    options.stage = session::Stage::PerDevice;
+    options.stage = isGradientStage(stage) ? session::kAllStages[static_cast<int>(stage)]
+                                           : session::Stage::PerDevice;
     options.checkReference = checkReference;
     m_execution = session::Execution::create(*m_program, options, m_execSink);
     if (!m_execution || !m_execution->setInputs(*inputs) || !m_execution->start()) {
@@ -373,10 +442,35 @@ public:
     // Coalescing: a newer request replaces this one before it starts.
     if (request != m_controller->m_graphRequest.load())
       return;
+    // (A stage not computed yet is computed here first; the background then fills in its rows
+    // before the other stages': see `nextStage`.)
     GraphSnapshotPtr snap =
         buildGraphSnapshot(m_program.get(), stage, function, expanded, collapsed, m_cancel.get());
     post([c = m_controller, snap] { Q_EMIT c->graphReady(snap); });
   }
+  void explain(const QString& id, quint64 request) {
+    if (request != m_controller->m_explainRequest.load())
+      return;
+    auto snap = std::make_shared<ExplanationSnapshot>();
+    snap->valueId = id;
+    const ir::Value* value = m_program ? findValue(m_program->asWritten(), id) : nullptr;
+    std::optional<session::Program::ShardingExplanation> why =
+        value ? m_program->explainSharding(*value) : std::nullopt;
+    if (!why) {
+      snap->note = value ? QStringLiteral("propagation failed, so there is no origin to show")
+                         : QStringLiteral("the value is not in the program as written");
+    } else {
+      snap->asWritten = qs(why->asWritten);
+      snap->propagated = qs(why->propagated);
+      snap->changed = why->changed;
+      for (const std::string& seed : why->seeds)
+        snap->seeds.push_back(qs(seed));
+      for (const std::string& step : why->steps)
+        snap->steps.push_back(qs(step));
+    }
+    post([c = m_controller, snap] { Q_EMIT c->explanationReady(snap); });
+  }
+
   void watch(const QString& id) {
     m_watched = id;
     if (m_execution)
@@ -384,6 +478,110 @@ public:
   }
 
 private:
+  // The first stage not computed yet; the stage shown (and for a pipeline stage, the stages it
+  // derives from) first.
+  int nextStageToCompute() const {
+    const int shown = m_controller->m_shownStage.load();
+    if (shown >= 0 && shown < kNumStages && m_snapshot->stages[shown].notComputed()) {
+      const bool gradient = isGradientStage(static_cast<StageId>(shown));
+      for (int i = gradient ? shown : 0; i <= shown; ++i)
+        if (m_snapshot->stages[i].notComputed())
+          return i;
+    }
+    for (int i = 0; i < kNumStages; ++i)
+      if (m_snapshot->stages[i].notComputed())
+        return i;
+    return -1;
+  }
+
+  void scheduleStage() {
+    QMetaObject::invokeMethod(this, [this, g = m_stagesGeneration] { nextStage(g); },
+                              Qt::QueuedConnection);
+  }
+
+  // Ends phase two: the stages still pending are marked cancelled (when `cancelled`), and the
+  // controller's work ends.
+  void stopStages(bool cancelled) {
+    if (!m_stagesRunning)
+      return;
+    m_stagesRunning = false;
+    if (cancelled && m_snapshot && !m_snapshot->allStagesComputed()) {
+      auto updated = std::make_shared<ProgramSnapshot>(*m_snapshot);
+      for (StageSnapshot& s : updated->stages)
+        if (s.status == StageStatus::Pending)
+          s.status = StageStatus::Cancelled;
+      m_snapshot = updated;
+    }
+    post([c = m_controller, snap = m_snapshot, cancelled] {
+      if (snap && c->m_program && c->m_program->loadId == snap->loadId) {
+        c->m_program = snap;
+        Q_EMIT c->stagesFinished(snap, cancelled);
+      }
+      c->stagesDone();
+    });
+  }
+
+  void publishStage(const std::shared_ptr<ProgramSnapshot>& updated, StageId stage) {
+    m_snapshot = updated;
+    post([c = m_controller, snap = ProgramSnapshotPtr(updated), stage] {
+      // Updates of a program no longer shown are dropped.
+      if (!c->m_program || c->m_program->loadId != snap->loadId)
+        return;
+      c->m_program = snap;
+      Q_EMIT c->stageReady(snap, stage);
+    });
+  }
+
+  // Computes `stage` of m_program into `snapshot` (its values, collectives, text and problems).
+  // Returns false, leaving the snapshot as it was, when `cancel` stopped the computation.
+  bool computeStage(ProgramSnapshot& snapshot, StageId stage, const std::atomic<bool>* cancel) {
+    const int i = static_cast<int>(stage);
+    support::CollectingSink stageSink;
+    const session::Stage engineStage = session::kAllStages[i];
+    const ir::Module* module = m_program->stage(engineStage, stageSink, cancel);
+    if (!module && cancel && cancel->load())
+      return false;
+    StageSnapshot out;
+    out.stage = stage;
+    out.status = StageStatus::Computed;
+    if (session::isGradientStage(engineStage)) {
+      // A gradient needs a scalar function: for other programs the stage is unavailable, which
+      // is not a problem of the program.
+      if (!module) {
+        out.unavailable = stageSink.diagnostics().empty()
+                              ? QStringLiteral("no gradient")
+                              : qs(stageSink.diagnostics().front().message);
+        snapshot.stages[i] = std::move(out);
+        return true;
+      }
+      out.function = qs(m_program->defaultFunction(engineStage));
+      out.description = gradientDescription(*module, out.function);
+    }
+    if (module) {
+      out.available = true;
+      out.text = QString::fromStdString(io::mlir::printModule(*module));
+      std::optional<analysis::ShardMapAnalysis> shardMaps;
+      if (stage != StageId::PerDevice)
+        shardMaps = analysis::analyzeShardMaps(*module, stageSink);
+      if (cancel && cancel->load())
+        return false;
+      if (!collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values, cancel))
+        return false;
+      if (session::isGradientStage(engineStage))
+        collectGradientCollectives(*m_program, *module, out);
+      else
+        collectCollectives(*m_program, *module, stage, out);
+      if (stage == StageId::AsWritten) {
+        // Under explicit sharding, the ops JAX would reject while tracing are problems.
+        if (module->op().hasAttr(analysis::kAxisTypesAttr))
+          analysis::computeExplicitTypes(*module, {}, stageSink);
+      }
+    }
+    snapshot.stages[i] = std::move(out);
+    addProblems(stageSink, stageTitle(stage), snapshot.problems);
+    return true;
+  }
+
   template <typename Fn> void post(Fn&& fn) {
     QMetaObject::invokeMethod(m_controller, std::forward<Fn>(fn), Qt::QueuedConnection);
   }
@@ -429,9 +627,54 @@ private:
     return info;
   }
 
+  // "Gradient of @loss with respect to %params, %inputs": the gradient function returns one
+  // cotangent per argument it was taken with respect to, in order.
+  static QString gradientDescription(const ir::Module& module, const QString& function) {
+    const ir::Operation* fn = module.lookupFunction(function.toStdString());
+    if (!fn)
+      return QString();
+    QString source = function;
+    for (const char* suffix : {"_grad_naive", "_grad"})
+      if (source.endsWith(QLatin1String(suffix))) {
+        source.chop(static_cast<int>(std::strlen(suffix)));
+        break;
+      }
+    const analysis::CostSummary costs = autodiff::functionCosts(module, *fn);
+    return QStringLiteral("@%1: the gradient of @%2 (%3 collective%4, %5 sent per device)")
+        .arg(function, source, QString::number(costs.collectives.size()),
+             costs.collectives.size() == 1 ? QString() : QStringLiteral("s"),
+             qs(analysis::formatBytes(costs.totalBytesSent)));
+  }
+
+  // The collectives of a gradient stage's gradient function: the forward ones it keeps and the
+  // backward ones the transpose rules made (they carry the location of the op they transpose).
+  static void collectGradientCollectives(const session::Program& program,
+                                         const ir::Module& module, StageSnapshot& out) {
+    const ir::Operation* fn = module.lookupFunction(out.function.toStdString());
+    if (!fn)
+      return;
+    const session::OpIndex written(program.asWritten());
+    addCollectiveRows(autodiff::functionCosts(module, *fn), out, [&](const ir::Operation& op) {
+      if (written.find(op))
+        return QStringLiteral("forward: written in the program");
+      return QStringLiteral("backward: from the transpose of the op at %1:%2")
+          .arg(op.loc().line)
+          .arg(op.loc().column);
+    });
+  }
+
   static void collectCollectives(const session::Program& program, const ir::Module& module,
                                  StageId stage, StageSnapshot& out) {
-    const analysis::CostSummary summary = analysis::collectiveCosts(module);
+    addCollectiveRows(analysis::collectiveCosts(module), out, [&](const ir::Operation& op) {
+      if (stage != StageId::Partitioned)
+        return QStringLiteral("written in the program");
+      return qs(program.causeOf(op).why);
+    }, stage == StageId::Partitioned ? &program : nullptr);
+  }
+
+  template <typename Why>
+  static void addCollectiveRows(const analysis::CostSummary& summary, StageSnapshot& out,
+                                Why why, const session::Program* partitioned = nullptr) {
     std::map<QString, int> seen;
     for (const analysis::CollectiveCost& cost : summary.collectives) {
       CollectiveRow row;
@@ -440,21 +683,23 @@ private:
         row.opId += QStringLiteral("~%1").arg(n + 1);
       row.op = qs(cost.op->name());
       row.kind = QString::fromStdString(cost.kind);
-      for (const std::string& axis : cost.axes)
+      for (const std::string& axis : cost.axes) {
         row.axes.push_back(QString::fromStdString(axis));
+        qint64 bytes = 0;
+        for (const analysis::AxisTraffic& traffic : cost.perAxis)
+          if (traffic.axis == axis)
+            bytes += traffic.bytesSent;
+        row.axisBytes.push_back(bytes);
+      }
       row.groupSize = cost.groupSize;
       row.numGroups = cost.numGroups;
       row.bytesSent = cost.bytesSent;
       row.bytesReceived = cost.bytesReceived;
       row.line = static_cast<int>(cost.op->loc().line);
       row.column = static_cast<int>(cost.op->loc().column);
-      if (stage == StageId::Partitioned) {
-        const session::Program::CollectiveCause cause = program.causeOf(*cost.op);
-        row.inserted = cause.inserted;
-        row.why = QString::fromStdString(cause.why);
-      } else {
-        row.why = QStringLiteral("written in the program");
-      }
+      row.why = why(*cost.op);
+      if (partitioned)
+        row.inserted = partitioned->causeOf(*cost.op).inserted;
       if (!cost.note.empty())
         row.why += QStringLiteral(" (%1)").arg(QString::fromStdString(cost.note));
       out.collectives.push_back(row);
@@ -517,7 +762,14 @@ private:
 
   EngineController* m_controller;
   std::shared_ptr<std::atomic<bool>> m_cancel;
+  // Set by the controller when a command is queued: the background stage computation stops
+  // between passes so that the command runs first.
+  std::shared_ptr<std::atomic<bool>> m_yield;
   std::unique_ptr<session::Program> m_program;
+  // The program snapshot as published so far (stages fill in as they are computed).
+  std::shared_ptr<ProgramSnapshot> m_snapshot;
+  quint64 m_stagesGeneration = 0;
+  bool m_stagesRunning = false;
   support::CollectingSink m_execSink;
   std::unique_ptr<session::Execution> m_execution;
   QSet<QString> m_breakpoints;
@@ -527,11 +779,14 @@ private:
 
 EngineController::EngineController(QObject* parent)
     : QObject(parent), m_thread(new QThread(this)), m_progressTimer(new QTimer(this)),
-      m_cancel(std::make_shared<std::atomic<bool>>(false)) {
+      m_cancel(std::make_shared<std::atomic<bool>>(false)),
+      m_yield(std::make_shared<std::atomic<bool>>(false)), m_serve(new ServeClient(this)) {
   qRegisterMetaType<ProgramSnapshotPtr>();
   qRegisterMetaType<ExecutionSnapshotPtr>();
   qRegisterMetaType<GraphSnapshotPtr>();
-  m_worker = new EngineWorker(this, m_cancel);
+  qRegisterMetaType<ExplanationSnapshotPtr>();
+  qRegisterMetaType<StageId>();
+  m_worker = new EngineWorker(this, m_cancel, m_yield);
   m_worker->moveToThread(m_thread);
   connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
   m_thread->setObjectName(QStringLiteral("ShardScope engine"));
@@ -540,10 +795,24 @@ EngineController::EngineController(QObject* parent)
   m_progressTimer->setInterval(500);
   connect(m_progressTimer, &QTimer::timeout, this,
           [this] { Q_EMIT progressVisible(true, m_work); });
+  // MPI runs: the client's commands count as the controller's work, its snapshots as its own.
+  connect(m_serve, &ServeClient::workStarted, this, &EngineController::beginWork);
+  connect(m_serve, &ServeClient::workFinished, this, &EngineController::endWork);
+  connect(m_serve, &ServeClient::executionChanged, this, [this](ExecutionSnapshotPtr snap) {
+    if (!m_runOnServe)
+      return;
+    m_execution = snap;
+    Q_EMIT executionChanged(snap);
+  });
+  connect(m_serve, &ServeClient::errorOccurred, this, &EngineController::errorOccurred);
+  // A new program ends the run wherever it was.
+  connect(this, &EngineController::programLoaded, this, [this] { m_runOnServe = false; });
 }
 
 EngineController::~EngineController() {
   m_cancel->store(true);
+  m_stopStages.store(true);
+  m_yield->store(true);
   m_thread->quit();
   m_thread->wait();
 }
@@ -553,7 +822,8 @@ void EngineController::beginWork(const QString& what) {
     m_cancel->store(false);
     m_busy = true;
     m_work = what;
-    m_progressTimer->start();
+    if (m_stageRuns == 0 || !m_progressTimer->isActive())
+      m_progressTimer->start();
     Q_EMIT busyChanged(true, what);
   }
 }
@@ -562,43 +832,107 @@ void EngineController::endWork() {
   if (--m_pending > 0)
     return;
   m_busy = false;
-  m_progressTimer->stop();
-  Q_EMIT progressVisible(false, QString());
+  if (m_stageRuns == 0) {
+    m_progressTimer->stop();
+    Q_EMIT progressVisible(false, QString());
+  }
   Q_EMIT busyChanged(false, QString());
 }
 
 void EngineController::load(const QString& path) {
   const quint64 generation = ++m_loadGeneration;
   beginWork(tr("Loading %1").arg(path));
-  QMetaObject::invokeMethod(m_worker, [w = m_worker, path, generation, this] {
+  m_stopStages.store(false);
+  // (`command` stops the stages of the previous program between passes.)
+  command([w = m_worker, path, generation, this] {
     w->load(path, generation);
     QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
+  });
+}
+
+void EngineController::command(std::function<void()> fn) {
+  // Queued first, then the background is told to yield: when it sees the flag, the command is
+  // already ahead of its next turn.
+  ++m_queued;
+  QMetaObject::invokeMethod(m_worker, [this, fn = std::move(fn)] {
+    fn();
+    --m_queued;
   }, Qt::QueuedConnection);
+  m_yield->store(true);
+}
+
+void EngineController::startStages(quint64 generation) {
+  // Not `busy`: runs and graphs go ahead of the stages. Progress (and Cancel) show all the same.
+  if (m_stageRuns++ == 0 && !m_busy) {
+    m_work = tr("Computing the stages");
+    m_progressTimer->start();
+  }
+  QMetaObject::invokeMethod(m_worker, [w = m_worker, generation] { w->startStages(generation); },
+                            Qt::QueuedConnection);
+}
+
+void EngineController::stagesDone() {
+  if (--m_stageRuns > 0 || m_busy)
+    return;
+  m_progressTimer->stop();
+  Q_EMIT progressVisible(false, QString());
+}
+
+void EngineController::setWorkText(const QString& what) {
+  if (!m_busy && m_stageRuns == 0)
+    return;
+  m_work = what;
+  if (!m_progressTimer->isActive())
+    Q_EMIT progressVisible(true, what);
+}
+
+void EngineController::setBackend(Backend backend, int mpiRanks) {
+  m_backend = backend;
+  m_mpiRanks = qMax(1, mpiRanks);
 }
 
 void EngineController::startExecution(const QString& inputSpec, bool checkReference) {
+  m_runOnServe = m_backend == Backend::Mpi;
+  if (m_runOnServe) {
+    if (!m_program) {
+      Q_EMIT errorOccurred(tr("No program is loaded."));
+      return;
+    }
+    m_serve->setCommand(ServeClient::mpiCommand(ServeClient::locateCli(), m_mpiRanks));
+    m_serve->setStage(isGradientStage(m_runStage) ? stageKey(m_runStage) : QString());
+    m_serve->startRun(m_program->path, inputSpec, checkReference, m_breakpoints, m_watched);
+    return;
+  }
   beginWork(tr("Starting the run"));
-  QMetaObject::invokeMethod(m_worker, [w = m_worker, inputSpec, checkReference, this,
-                                       bps = m_breakpoints, watched = m_watched] {
-    w->start(inputSpec, checkReference, bps, watched);
+  command([w = m_worker, inputSpec, checkReference, this, bps = m_breakpoints,
+           watched = m_watched, stage = m_runStage] {
+    w->start(inputSpec, checkReference, bps, watched, stage);
     QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
-  }, Qt::QueuedConnection);
+  });
 }
 
 void EngineController::step(StepKind kind) {
+  if (m_runOnServe) {
+    m_serve->step(kind);
+    return;
+  }
   beginWork(tr("Running"));
-  QMetaObject::invokeMethod(m_worker, [w = m_worker, kind, this] {
+  command([w = m_worker, kind, this] {
     w->step(kind);
     QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
-  }, Qt::QueuedConnection);
+  });
 }
 
 void EngineController::runTo(const QString& opId) {
+  if (m_runOnServe) {
+    m_serve->runTo(opId);
+    return;
+  }
   beginWork(tr("Running"));
-  QMetaObject::invokeMethod(m_worker, [w = m_worker, opId, this] {
+  command([w = m_worker, opId, this] {
     w->step(StepKind::Continue, opId);
     QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
-  }, Qt::QueuedConnection);
+  });
 }
 
 void EngineController::setBreakpoint(const QString& opId, bool enabled) {
@@ -608,9 +942,8 @@ void EngineController::setBreakpoint(const QString& opId, bool enabled) {
     m_breakpoints.insert(opId);
   else
     m_breakpoints.remove(opId);
-  QMetaObject::invokeMethod(m_worker, [w = m_worker, bps = m_breakpoints] {
-    w->setBreakpoints(bps);
-  }, Qt::QueuedConnection);
+  m_serve->setBreakpoints(m_breakpoints);
+  command([w = m_worker, bps = m_breakpoints] { w->setBreakpoints(bps); });
   Q_EMIT breakpointsChanged();
 }
 
@@ -618,29 +951,41 @@ void EngineController::watchValue(const QString& valueId) {
   if (valueId == m_watched)
     return;
   m_watched = valueId;
+  if (m_runOnServe) {
+    m_serve->watchValue(valueId);
+    return;
+  }
   beginWork(tr("Reading values"));
   const quint64 request = ++m_watchRequest;
-  QMetaObject::invokeMethod(m_worker, [w = m_worker, valueId, request, this] {
+  command([w = m_worker, valueId, request, this] {
     // Coalescing: only the newest selection is read.
     if (request == m_watchRequest.load())
       w->watch(valueId);
     QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
-  }, Qt::QueuedConnection);
+  });
+}
+
+void EngineController::explainValue(const QString& valueId) {
+  const quint64 request = ++m_explainRequest;
+  command([w = m_worker, valueId, request] { w->explain(valueId, request); });
 }
 
 void EngineController::requestGraph(StageId stage, const QString& function,
                                     const QStringList& expanded, const QStringList& collapsed) {
   beginWork(tr("Laying out the graph"));
+  m_shownStage.store(static_cast<int>(stage));
   const quint64 request = ++m_graphRequest;
-  QMetaObject::invokeMethod(m_worker, [w = m_worker, stage, function, expanded, collapsed,
-                                       request, this] {
+  command([w = m_worker, stage, function, expanded, collapsed, request, this] {
     w->graph(stage, function, expanded, collapsed, request);
     QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
-  }, Qt::QueuedConnection);
+  });
 }
 
 void EngineController::cancel() {
   m_cancel->store(true);
+  m_stopStages.store(true);
+  m_yield->store(true);
+  m_serve->cancel();
   ++m_loadGeneration; // a load in flight is dropped
 }
 

@@ -126,16 +126,29 @@ GraphSnapshotPtr buildGraphSnapshot(session::Program* program, StageId stage,
     return finish();
   }
   support::CollectingSink sink;
-  const ir::Module* module = program->stage(session::kStages[static_cast<int>(stage)], sink);
-  if (!module) {
-    snap->status = QStringLiteral("This stage could not be computed (see Problems).");
+  const session::Stage engineStage = session::kAllStages[static_cast<int>(stage)];
+  const ir::Module* module = program->stage(engineStage, sink, cancel);
+  if (!module && cancel && cancel->load()) {
+    snap->status = QStringLiteral("Cancelled while computing the %1 stage.")
+                       .arg(stageTitle(stage).toLower());
     return finish();
   }
+  if (!module) {
+    snap->status = session::isGradientStage(engineStage) && !sink.diagnostics().empty()
+                       ? QStringLiteral("No gradient: %1")
+                             .arg(QString::fromStdString(sink.diagnostics().front().message))
+                       : QStringLiteral("This stage could not be computed (see Problems).");
+    return finish();
+  }
+  // A gradient stage is about its gradient function; the others about `main`.
+  const std::string wanted = !function.isEmpty()              ? function.toStdString()
+                             : program->defaultFunction(engineStage).empty()
+                                 ? std::string("main")
+                                 : program->defaultFunction(engineStage);
   const ir::Operation* fn = nullptr;
   for (ir::Operation* f : module->functions()) {
     snap->functions.push_back(qs(ir::func::name(*f)));
-    if (!fn && ir::func::body(*f) &&
-        (function.isEmpty() ? ir::func::name(*f) == "main" : qs(ir::func::name(*f)) == function))
+    if (!fn && ir::func::body(*f) && ir::func::name(*f) == wanted)
       fn = f;
   }
   if (!fn)

@@ -30,6 +30,29 @@ void SessionContext::setProgram(ProgramSnapshotPtr program) {
   Q_EMIT executionChanged();
 }
 
+void SessionContext::updateProgram(ProgramSnapshotPtr program) {
+  if (!program || !m_program || program == m_program || program->loadId != m_program->loadId)
+    return;
+  auto changed = [&](int s) {
+    return s >= 0 && s < kNumStages && m_program->stages[s].status != program->stages[s].status;
+  };
+  // Views that show other stages than the current one (the gradients side by side) refresh
+  // once more when the last stage arrives.
+  const bool shownChanged = changed(static_cast<int>(m_stage)) || changed(m_diffBase) ||
+                            (program->allStagesComputed() && !m_program->allStagesComputed());
+  m_program = std::move(program);
+  Q_EMIT stagesUpdated();
+  if (shownChanged) {
+    Q_EMIT programChanged();
+    Q_EMIT selectionChanged();
+  }
+}
+
+void SessionContext::setExplanation(ExplanationSnapshotPtr explanation) {
+  m_explanation = std::move(explanation);
+  Q_EMIT explanationChanged();
+}
+
 void SessionContext::setExecution(ExecutionSnapshotPtr execution) {
   m_execution = std::move(execution);
   Q_EMIT executionChanged();
@@ -56,8 +79,10 @@ void SessionContext::selectValue(const QString& id) {
   if (m_program) {
     for (int s = static_cast<int>(m_stage); !row && s >= 0; --s)
       row = m_program->findValue(static_cast<StageId>(s), id);
-    if (!row)
-      for (const ValueRow& r : m_program->stage(m_stage).values)
+    // By name: in the stage shown, else in the stages before it that are computed already (the
+    // later ones may still be computing in the background; ids are the same in every stage).
+    for (int s = static_cast<int>(m_stage); !row && s >= 0; --s)
+      for (const ValueRow& r : m_program->stage(static_cast<StageId>(s)).values)
         if (r.name == id || r.name == QStringLiteral("%") + id) {
           row = &r;
           resolved = r.id;

@@ -31,9 +31,19 @@ public:
   const ValueRow* selectedValueRow() const;
   /// The selected collective's row in the current stage, or null.
   const CollectiveRow* selectedCollectiveRow() const;
+  /// Why the selected value has its sharding, once the engine answered (null before, or when
+  /// the answer is for another value).
+  ExplanationSnapshotPtr selectedExplanation() const {
+    return m_explanation && m_explanation->valueId == m_value ? m_explanation : nullptr;
+  }
 
 public Q_SLOTS:
   void setProgram(shardscope::widgets::ProgramSnapshotPtr program);
+  /// Takes a later snapshot of the program shown (the same `loadId`: a stage computed in the
+  /// background) and emits `stagesUpdated`; when the stage shown or the diff base was among the
+  /// stages computed, or the last stage arrived, also `programChanged` (so every view
+  /// refreshes), keeping the selection and the execution. Snapshots of another load are ignored.
+  void updateProgram(shardscope::widgets::ProgramSnapshotPtr program);
   void setExecution(shardscope::widgets::ExecutionSnapshotPtr execution);
   void setStage(shardscope::widgets::StageId stage);
   void setDiffBase(int stage);
@@ -43,16 +53,22 @@ public Q_SLOTS:
   void selectOp(const QString& opId);
   /// Selects the first value or op at source line `line`.
   void selectLine(int line);
+  /// The engine's explanation of a value's sharding (see `selectedExplanation`).
+  void setExplanation(shardscope::widgets::ExplanationSnapshotPtr explanation);
 
 Q_SIGNALS:
   void programChanged();
+  /// A stage of the program shown was computed (or stopped): `program()` has it.
+  void stagesUpdated();
   void stageChanged();
   void selectionChanged();
   void executionChanged();
+  void explanationChanged();
 
 private:
   ProgramSnapshotPtr m_program;
   ExecutionSnapshotPtr m_execution;
+  ExplanationSnapshotPtr m_explanation;
   StageId m_stage = StageId::AsWritten;
   int m_diffBase = -1;
   QString m_value;

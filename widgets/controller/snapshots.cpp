@@ -12,8 +12,25 @@ QString stageTitle(StageId stage) {
     return QStringLiteral("Partitioned");
   case StageId::PerDevice:
     return QStringLiteral("Per device");
+  case StageId::GradientEfficient:
+    return QStringLiteral("Gradient (efficient)");
+  case StageId::GradientNaive:
+    return QStringLiteral("Gradient (naive)");
   }
   return QString();
+}
+
+int defaultDiffBase(StageId stage) {
+  switch (stage) {
+  case StageId::AsWritten:
+    return -1;
+  case StageId::GradientEfficient:
+    return static_cast<int>(StageId::GradientNaive);
+  case StageId::GradientNaive:
+    return static_cast<int>(StageId::GradientEfficient);
+  default:
+    return static_cast<int>(stage) - 1;
+  }
 }
 
 QString stageKey(StageId stage) {
@@ -26,6 +43,10 @@ QString stageKey(StageId stage) {
     return QStringLiteral("partitioned");
   case StageId::PerDevice:
     return QStringLiteral("per-device");
+  case StageId::GradientEfficient:
+    return QStringLiteral("gradient-efficient");
+  case StageId::GradientNaive:
+    return QStringLiteral("gradient-naive");
   }
   return QString();
 }
@@ -43,6 +64,14 @@ bool parseStageKey(const QString& key, StageId* stage) {
   }
   if (k == QLatin1String("local")) {
     *stage = StageId::PerDevice;
+    return true;
+  }
+  if (k == QLatin1String("grad") || k == QLatin1String("gradient")) {
+    *stage = StageId::GradientEfficient;
+    return true;
+  }
+  if (k == QLatin1String("grad-naive")) {
+    *stage = StageId::GradientNaive;
     return true;
   }
   return false;
@@ -76,6 +105,13 @@ qint64 MeshInfo::positionOf(qint64 device) const {
   if (deviceIds.isEmpty())
     return device >= 0 && device < numDevices() ? device : -1;
   return deviceIds.indexOf(device);
+}
+
+bool ProgramSnapshot::allStagesComputed() const {
+  for (const StageSnapshot& s : stages)
+    if (s.status == StageStatus::Pending)
+      return false;
+  return true;
 }
 
 const ValueRow* ProgramSnapshot::findValue(StageId stage, const QString& id) const {

@@ -4,6 +4,7 @@
 // queued signals. Plain Qt value types only: the models and views never see an engine pointer.
 
 #include <QColor>
+#include <QMetaType>
 #include <QPointF>
 #include <QRectF>
 #include <QString>
@@ -14,10 +15,25 @@
 
 namespace shardscope::widgets {
 
-/// The stages of the pipeline, in order (matches `session::kStages`).
-enum class StageId { AsWritten = 0, Propagated = 1, Partitioned = 2, PerDevice = 3 };
-inline constexpr int kNumStages = 4;
-/// `as written`, `propagated`, `partitioned`, `per-device` for humans.
+/// The stages of the pipeline, in order, then the gradient stages (matches
+/// `session::kAllStages`).
+enum class StageId {
+  AsWritten = 0,
+  Propagated = 1,
+  Partitioned = 2,
+  PerDevice = 3,
+  GradientEfficient = 4,
+  GradientNaive = 5,
+};
+inline constexpr int kNumStages = 6;
+inline bool isGradientStage(StageId stage) {
+  return stage == StageId::GradientEfficient || stage == StageId::GradientNaive;
+}
+/// The stage a diff of `stage` compares with by default: the pipeline stage before it, and for
+/// a gradient stage the other gradient stage; -1 for the first stage.
+int defaultDiffBase(StageId stage);
+/// `As written`, `Propagated`, `Partitioned`, `Per device`, `Gradient (efficient)`,
+/// `Gradient (naive)` for humans.
 QString stageTitle(StageId stage);
 /// `as-written`, ... as the command line spells them; parses `written`, `local` too.
 QString stageKey(StageId stage);
@@ -68,6 +84,8 @@ struct CollectiveRow {
   QString op;
   QString kind;
   QStringList axes;
+  /// The bytes each device sends along each axis of `axes` (the ring model's split of bytesSent).
+  QVector<qint64> axisBytes;
   qint64 groupSize = 1;
   qint64 numGroups = 1;
   qint64 bytesSent = 0;
@@ -100,9 +118,24 @@ struct MeshInfo {
   qint64 positionOf(qint64 device) const;
 };
 
+/// Where a stage's computation is: done (successfully or not: see `available`), still to come
+/// (the engine computes the stages after `programLoaded`, one by one), or stopped by Cancel (it is
+/// computed again when a view asks for it).
+enum class StageStatus { Computed, Pending, Cancelled };
+
 struct StageSnapshot {
   StageId stage = StageId::AsWritten;
+  StageStatus status = StageStatus::Computed;
+  /// True while the stage has not been computed yet (pending or cancelled): views show
+  /// "computing…" instead of its (empty) rows.
+  bool notComputed() const { return status != StageStatus::Computed; }
   bool available = false;
+  /// Why the stage is not available (a gradient of a function that is not scalar, ...).
+  QString unavailable;
+  /// The function the stage is about (a gradient stage's gradient function); empty: `main`.
+  QString function;
+  /// What the stage is, in one sentence (for gradient stages: of what, with respect to what).
+  QString description;
   QString text; ///< the stage's module, printed
   QVector<ValueRow> values;
   QVector<CollectiveRow> collectives;
@@ -110,17 +143,34 @@ struct StageSnapshot {
 };
 
 struct ProgramSnapshot {
+  /// Which load this is: every update of one load (a stage computed later) has the same id, a
+  /// new load a new one.
+  quint64 loadId = 0;
   QString path;
   QString source;
   MeshInfo mesh;
   StageSnapshot stages[kNumStages];
   QVector<ProblemRow> problems;
   const StageSnapshot& stage(StageId id) const { return stages[static_cast<int>(id)]; }
+  /// True when no stage is pending any more.
+  bool allStagesComputed() const;
   /// The value with `id` in `stage`, or null.
   const ValueRow* findValue(StageId stage, const QString& id) const;
   const CollectiveRow* findCollective(StageId stage, const QString& opId) const;
 };
 using ProgramSnapshotPtr = std::shared_ptr<const ProgramSnapshot>;
+
+/// Why a value has its sharding after propagation (`Program::explainSharding`).
+struct ExplanationSnapshot {
+  QString valueId;
+  QString asWritten;  ///< Shardy notation, or `(no sharding)`
+  QString propagated;
+  bool changed = false; ///< false: its own annotation, or nothing reached it
+  QStringList seeds;  ///< the annotations it came from
+  QStringList steps;  ///< the propagation steps that carried it, in order
+  QString note;       ///< why there is no explanation
+};
+using ExplanationSnapshotPtr = std::shared_ptr<const ExplanationSnapshot>;
 
 /// A tensor's elements as doubles, row-major.
 struct TensorData {
@@ -136,6 +186,7 @@ struct DevicePosition {
   QString opId;
   int line = 0;
   int depth = 0;
+  int rank = -1; ///< the MPI rank that runs the device, -1 when not on MPI
 };
 
 struct ExecutionSnapshot {
@@ -154,6 +205,13 @@ struct ExecutionSnapshot {
   QStringList divergences;
   QVector<qint64> divergingDevices;
   QString referenceSummary;
+  /// Where the run executes: `in-process`, `serve` (a local `shardscope-cli serve` child) or
+  /// `mpi` (`mpirun ... serve --backend mpi`).
+  QString backend = QStringLiteral("in-process");
+  int numRanks = 0; ///< MPI ranks (0 when not on MPI)
+  /// Why the run failed when the server died or stopped answering: the exit status and the tail
+  /// of its stderr (empty otherwise).
+  QString failure;
 };
 using ExecutionSnapshotPtr = std::shared_ptr<const ExecutionSnapshot>;
 
@@ -203,3 +261,10 @@ struct GraphSnapshot {
 using GraphSnapshotPtr = std::shared_ptr<const GraphSnapshot>;
 
 } // namespace shardscope::widgets
+
+// For queued signals and QSignalSpy (registered by `EngineController`).
+Q_DECLARE_METATYPE(shardscope::widgets::StageId)
+Q_DECLARE_METATYPE(shardscope::widgets::ProgramSnapshotPtr)
+Q_DECLARE_METATYPE(shardscope::widgets::ExecutionSnapshotPtr)
+Q_DECLARE_METATYPE(shardscope::widgets::GraphSnapshotPtr)
+Q_DECLARE_METATYPE(shardscope::widgets::ExplanationSnapshotPtr)

@@ -219,11 +219,36 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
   m_status->setText(tr("No program loaded."));
   auto* hint = m_scene->addSimpleText(tr("The dataflow graph appears here.\nTry File \u2192 Open Example."));
   hint->setBrush(palette().color(QPalette::PlaceholderText));
+  // Stages computed in the background reach every view through the context.
+  connect(controller, &EngineController::stageReady, context, &SessionContext::updateProgram,
+          Qt::UniqueConnection);
+  connect(controller, &EngineController::stagesFinished, context,
+          [context](ProgramSnapshotPtr program) { context->updateProgram(program); });
   connect(context, &SessionContext::programChanged, this, [this] {
-    m_fitPending = true;
+    const ProgramSnapshotPtr program = m_context->program();
+    const bool sameLoad = program && m_loadId != 0 && program->loadId == m_loadId;
+    m_loadId = program ? program->loadId : 0;
+    // A stage of the program shown was computed: the graph asked for (or shown) is current.
+    const bool shown =
+        m_graph && m_graph->stage == m_context->stage() && m_graph->status.isEmpty();
+    if (sameLoad && (m_requested == static_cast<int>(m_context->stage()) || shown))
+      return;
+    m_fitPending = m_fitPending || !sameLoad;
     relayout();
   });
-  connect(context, &SessionContext::stageChanged, this, &GraphPanel::relayout);
+  connect(context, &SessionContext::stageChanged, this, [this] {
+    // A gradient stage opens on its gradient function, the others on `main`: a function chosen
+    // in one kind of stage does not carry over to the other.
+    const bool gradient = isGradientStage(m_context->stage());
+    if (gradient != m_showingGradient) {
+      m_showingGradient = gradient;
+      m_function->clear();
+      m_expanded.clear();
+      m_collapsed.clear();
+      m_fitPending = true;
+    }
+    relayout();
+  });
   connect(context, &SessionContext::selectionChanged, this, &GraphPanel::updateHighlights);
   connect(context, &SessionContext::executionChanged, this, &GraphPanel::updateHighlights);
   connect(controller, &EngineController::breakpointsChanged, this, &GraphPanel::updateHighlights);
@@ -236,7 +261,11 @@ void GraphPanel::relayout() {
     m_status->setText(tr("No program loaded."));
     return;
   }
-  m_status->setText(tr("Laying out\u2026"));
+  const StageSnapshot& stage = m_context->program()->stage(m_context->stage());
+  m_status->setText(stage.notComputed() ? tr("Computing the %1 stage\u2026")
+                                              .arg(stageTitle(m_context->stage()).toLower())
+                                        : tr("Laying out\u2026"));
+  m_requested = static_cast<int>(m_context->stage());
   m_controller->requestGraph(m_context->stage(), m_function->currentText(), m_expanded.values(),
                              m_collapsed.values());
 }
@@ -270,6 +299,7 @@ void GraphPanel::setClusters(const QStringList& expanded, const QStringList& col
 void GraphPanel::show(const GraphSnapshotPtr& graph) {
   if (graph->stage != m_context->stage())
     return; // a layout for a stage no longer shown
+  m_requested = -1;
   m_graph = graph;
   const QString current = m_function->currentText();
   m_function->clear();

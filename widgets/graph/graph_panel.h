@@ -103,6 +103,9 @@ private:
   GraphSnapshotPtr m_graph;
   QSet<QString> m_expanded;
   QSet<QString> m_collapsed;
+  bool m_showingGradient = false;
+  quint64 m_loadId = 0; // the load shown: a later snapshot of it only fills in stages
+  int m_requested = -1; // the stage of the graph request in flight, or -1
   bool m_fitPending = true;
 };
 

@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -126,7 +127,7 @@ void TensorTile::paintEvent(QPaintEvent*) {
 ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* context,
                                QWidget* parent)
     : QWidget(parent), m_controller(controller), m_context(context),
-      m_backend(new QComboBox(this)), m_inputs(new QLineEdit(this)),
+      m_backend(new QComboBox(this)), m_ranks(new QSpinBox(this)), m_inputs(new QLineEdit(this)),
       m_reference(new QCheckBox(tr("Reference check"), this)),
       m_buttonRow(new QWidget(this)), m_status(new QLabel(this)), m_valueTitle(new QLabel(this)),
       m_tileBox(new QWidget(this)), m_tileLayout(new QGridLayout(m_tileBox)),
@@ -136,7 +137,20 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   setObjectName(QStringLiteral("executionPanel"));
   m_backend->setObjectName(QStringLiteral("backendCombo"));
   m_backend->addItem(tr("Local"), QStringLiteral("local"));
-  m_backend->setToolTip(tr("Local: every device of the mesh runs in this process, one thread each"));
+  m_backend->addItem(tr("MPI"), QStringLiteral("mpi"));
+  m_backend->setToolTip(tr("Local: every device of the mesh runs in this process, one thread "
+                           "each.\nMPI: the run goes to 'mpirun -np N shardscope-cli serve "
+                           "--backend mpi' in a child process; each rank runs a share of the "
+                           "devices."));
+  m_ranks->setObjectName(QStringLiteral("mpiRanksSpin"));
+  m_ranks->setRange(1, 64);
+  m_ranks->setValue(2);
+  m_ranks->setSuffix(tr(" ranks"));
+  m_ranks->setToolTip(tr("MPI ranks (processes); the mesh's devices are split evenly over them"));
+  m_ranks->setEnabled(false);
+  connect(m_backend, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          &ExecutionPanel::applyBackend);
+  connect(m_ranks, qOverload<int>(&QSpinBox::valueChanged), this, &ExecutionPanel::applyBackend);
   m_inputs->setObjectName(QStringLiteral("inputsEdit"));
   m_inputs->setText(QStringLiteral("iota"));
   m_inputs->setPlaceholderText(tr("iota, zeros, ones, random:SEED, N=file.npy"));
@@ -154,6 +168,7 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   auto* setup = new QHBoxLayout;
   setup->addWidget(new QLabel(tr("Backend:"), this));
   setup->addWidget(m_backend);
+  setup->addWidget(m_ranks);
   setup->addWidget(new QLabel(tr("Inputs:"), this));
   setup->addWidget(m_inputs, 1);
   setup->addWidget(m_reference);
@@ -204,6 +219,13 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   refresh();
 }
 
+void ExecutionPanel::applyBackend() {
+  const bool mpi = m_backend->currentData().toString() == QLatin1String("mpi");
+  m_ranks->setEnabled(mpi);
+  m_controller->setBackend(mpi ? EngineController::Backend::Mpi : EngineController::Backend::Local,
+                           m_ranks->value());
+}
+
 void ExecutionPanel::createButtons() {
   auto* buttons = new QHBoxLayout(m_buttonRow);
   buttons->setContentsMargins(0, 0, 0, 0);
@@ -211,9 +233,15 @@ void ExecutionPanel::createButtons() {
   m_start->setObjectName(QStringLiteral("startButton"));
   m_start->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+F5")));
   m_start->setToolTip(tr("Start (or restart) the run (Ctrl+Shift+F5)"));
+  // Styles give push buttons a minimum of ~80 px, which makes the row wider than a bottom dock
+  // of a 1440 px window; the buttons may shrink to their text when space is short.
+  m_start->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+  m_start->setMinimumWidth(m_start->fontMetrics().horizontalAdvance(tr("Restart")) + 16);
   buttons->addWidget(m_start);
   connect(m_start, &QPushButton::clicked, this, [this] {
     m_controller->watchValue(m_context->selectedValue());
+    // Runs follow the stage shown: a gradient stage runs its gradient on the mesh.
+    m_controller->setRunStage(m_context->stage());
     m_controller->startExecution(m_inputs->text(), m_reference->isChecked());
   });
   using K = EngineController::StepKind;
@@ -275,6 +303,8 @@ QPushButton* ExecutionPanel::addButton(const QString& name, const QString& text,
     b->setShortcut(key);
   b->setToolTip(tip);
   b->setAutoDefault(false);
+  b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+  b->setMinimumWidth(b->fontMetrics().horizontalAdvance(text) + 16);
   return b;
 }
 
@@ -298,23 +328,15 @@ void ExecutionPanel::refresh() {
                           ? tr("Press Start to run the per-device program on every device of the mesh.")
                           : tr("Open a program to run it."));
   } else {
-    QStringList where;
-    for (const DevicePosition& p : e->devices)
-      if (!p.op.isEmpty()) {
-        const QString item = QStringLiteral("%1 (line %2)").arg(p.op).arg(p.line);
-        if (!where.contains(item))
-          where.push_back(item);
-      }
-    m_status->setText(tr("<b>%1</b> after %2 steps. Next: %3. %4")
-                          .arg(e->stopReason.toHtmlEscaped(), QString::number(e->steps),
-                               where.isEmpty() ? tr("nothing (finished)") : where.join(QStringLiteral(", ")).toHtmlEscaped(),
-                               e->referenceSummary.toHtmlEscaped()));
+    m_status->setText(statusText(*e));
   }
   m_valueTitle->setText(value ? tr("Value <b>%1</b> %2 on every device:")
                                     .arg(value->name.toHtmlEscaped(), value->typed.toHtmlEscaped())
                               : tr("Select a value to see it on every device."));
-  const int numDevices = e ? e->devices.size()
-                           : (m_context->program() ? static_cast<int>(m_context->program()->mesh.numDevices()) : 0);
+  // A run that failed before it started has no device rows: keep the mesh's tiles.
+  const int numDevices = e && !e->devices.isEmpty()
+                             ? e->devices.size()
+                             : (m_context->program() ? static_cast<int>(m_context->program()->mesh.numDevices()) : 0);
   while (m_tiles.size() > numDevices)
     delete m_tiles.takeLast();
   const int columns = qMax(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(numDevices)))));
@@ -325,11 +347,14 @@ void ExecutionPanel::refresh() {
     m_tiles.push_back(tile);
   }
   for (int d = 0; d < m_tiles.size(); ++d) {
-    const qint64 device = e ? e->devices[d].device : d;
+    const qint64 device = e && d < e->devices.size() ? e->devices[d].device : d;
     TensorData data = e && e->valueId == m_context->selectedValue() ? e->perDevice.value(d) : TensorData();
     if (!data.valid && data.note.isEmpty())
       data.note = e ? tr("not live on this device yet") : tr("not running");
-    m_tiles[d]->setTensor(tr("device %1").arg(device), data,
+    const int rank = e && d < e->devices.size() ? e->devices[d].rank : -1;
+    m_tiles[d]->setTensor(rank >= 0 ? tr("device %1 (rank %2)").arg(device).arg(rank)
+                                    : tr("device %1").arg(device),
+                          data,
                           e && e->divergingDevices.contains(device));
   }
   const bool same = e && e->valueId == m_context->selectedValue();
@@ -383,6 +408,33 @@ void ExecutionPanel::refresh() {
                                             : QStringLiteral("<span style='color:#d03030'>%1</span>")
                                                   .arg(problems.join(QStringLiteral("<br>"))));
   m_divergences->setVisible(!problems.isEmpty());
+}
+
+QString ExecutionPanel::statusText(const ExecutionSnapshot& e) const {
+  QString where;
+  if (e.backend == QLatin1String("mpi"))
+    where = tr(" on MPI (%1 ranks)").arg(e.numRanks);
+  else if (e.backend == QLatin1String("serve"))
+    where = tr(" in a server process");
+  if (!e.failure.isEmpty()) {
+    // The server died or hung: say so first, with its exit status and last messages.
+    QString failure = e.failure.toHtmlEscaped();
+    failure.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    return tr("<span style='color:#d03030'><b>failed</b>%1 after %2 steps.</span> %3<br>"
+              "Press Start for a new run.")
+        .arg(where.toHtmlEscaped(), QString::number(e.steps), failure);
+  }
+  QStringList next;
+  for (const DevicePosition& p : e.devices)
+    if (!p.op.isEmpty()) {
+      const QString item = QStringLiteral("%1 (line %2)").arg(p.op).arg(p.line);
+      if (!next.contains(item))
+        next.push_back(item);
+    }
+  return tr("<b>%1</b>%2 after %3 steps. Next: %4. %5")
+      .arg(e.stopReason.toHtmlEscaped(), where.toHtmlEscaped(), QString::number(e.steps),
+           next.isEmpty() ? tr("nothing (finished)") : next.join(QStringLiteral(", ")).toHtmlEscaped(),
+           e.referenceSummary.toHtmlEscaped());
 }
 
 } // namespace shardscope::widgets

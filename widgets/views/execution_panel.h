@@ -10,6 +10,7 @@ class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSpinBox;
 class QTableView;
 
 namespace shardscope::widgets {
@@ -64,12 +65,16 @@ private:
   void updateButtons();
   /// The stepping, breakpoint and cancel buttons with their shortcuts.
   void createButtons();
+  /// The backend choice (Local, MPI with N ranks) told to the controller.
+  void applyBackend();
+  QString statusText(const ExecutionSnapshot& e) const;
   QPushButton* addButton(const QString& name, const QString& text, const QKeySequence& key,
                          const QString& tip);
 
   EngineController* m_controller;
   SessionContext* m_context;
   QComboBox* m_backend;
+  QSpinBox* m_ranks;
   QLineEdit* m_inputs;
   QCheckBox* m_reference;
   QWidget* m_buttonRow;

@@ -37,6 +37,7 @@ InspectorPanel::InspectorPanel(SessionContext* context, QWidget* parent)
   setOpenLinks(false);
   setMinimumHeight(40);
   connect(context, &SessionContext::selectionChanged, this, &InspectorPanel::refresh);
+  connect(context, &SessionContext::explanationChanged, this, &InspectorPanel::refresh);
   connect(context, &SessionContext::stageChanged, this, &InspectorPanel::refresh);
   connect(context, &SessionContext::programChanged, this, &InspectorPanel::refresh);
   refresh();
@@ -79,7 +80,7 @@ void InspectorPanel::refresh() {
   html += QStringLiteral("</table>");
   // How the sharding evolved: the origin of the final sharding, stage by stage.
   html += tr("<h4>Sharding by stage</h4><table>");
-  for (int s = 0; s < kNumStages; ++s) {
+  for (int s = 0; s <= static_cast<int>(StageId::PerDevice); ++s) {
     const auto stage = static_cast<StageId>(s);
     const ValueRow* at = program->findValue(stage, v->id);
     QString text = at ? (at->shardy.isEmpty() ? tr("(none)") : at->shardy) : tr("(not in this stage)");
@@ -91,6 +92,30 @@ void InspectorPanel::refresh() {
     html += row(stageTitle(stage), text);
   }
   html += QStringLiteral("</table>");
+  // Why propagation gave it this sharding: the annotations and the steps from them.
+  if (const ExplanationSnapshotPtr why = m_context->selectedExplanation()) {
+    html += tr("<h4>Why this sharding</h4>");
+    if (!why->note.isEmpty()) {
+      html += QStringLiteral("<p>%1</p>").arg(esc(why->note));
+    } else if (!why->changed) {
+      html += QStringLiteral("<p>%1</p>")
+                  .arg(why->asWritten.startsWith(QLatin1String("(no"))
+                           ? tr("Propagation gave it no sharding: no annotation reaches it.")
+                           : tr("Its own annotation: propagation did not change it."));
+    } else {
+      QString seeds, steps;
+      for (const QString& seed : why->seeds)
+        seeds += QStringLiteral("<li><code>%1</code></li>").arg(esc(seed));
+      for (const QString& step : why->steps)
+        steps += QStringLiteral("<li><code>%1</code></li>").arg(esc(step));
+      html += (why->seeds.size() == 1 ? tr("<p>From 1 annotation:</p><ul>%1</ul>")
+                                      : tr("<p>From %2 annotations:</p><ul>%1</ul>"))
+                  .arg(seeds, QString::number(why->seeds.size()));
+      html += (why->steps.size() == 1 ? tr("<p>through 1 propagation step:</p><ol>%1</ol>")
+                                      : tr("<p>through %2 propagation steps:</p><ol>%1</ol>"))
+                  .arg(steps, QString::number(why->steps.size()));
+    }
+  }
   // Collectives partitioning inserted at this op.
   QString colls;
   for (const CollectiveRow& c : program->stage(StageId::Partitioned).collectives)

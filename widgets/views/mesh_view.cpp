@@ -5,8 +5,13 @@
 #include "widgets/views/block_colors.h"
 
 #include <QHelpEvent>
+#include <QHash>
+#include <QMap>
+#include <QPainterPath>
 #include <QPainter>
 #include <QToolTip>
+
+#include <cmath>
 
 namespace shardscope::widgets {
 
@@ -96,11 +101,157 @@ QString MeshView::legend() const {
         .arg(value->name, QString::number(value->layout.replicaGroups.size()));
   }
   if (const CollectiveRow* coll = m_context->selectedCollectiveRow())
-    return tr("Colours: the %1 groups of %2 over %3; each device sends %4")
+    return tr("Colours: the %1 groups of %2 over %3; arrows: each device sends %4 to the next "
+              "of its ring")
         .arg(QString::number(coll->numGroups), coll->op,
              coll->axes.isEmpty() ? tr("unknown axes") : coll->axes.join(QStringLiteral(", ")),
              CollectivesModel::formatBytes(coll->bytesSent));
   return tr("Select a value or a collective to colour the devices.");
+}
+
+QVector<MeshView::Transfer> MeshView::transfers() const {
+  QVector<Transfer> out;
+  const CollectiveRow* coll = m_context->program() ? m_context->selectedCollectiveRow() : nullptr;
+  if (!coll || m_context->selectedValueRow())
+    return out;
+  const MeshInfo& mesh = m_context->program()->mesh;
+  const qint64 n = mesh.numDevices();
+  for (int i = 0; i < coll->axes.size(); ++i) {
+    // `x` or a sub-axis `x:(pre)size`: the ring runs over the devices whose coordinate along x
+    // differs only in that sub-axis' digits.
+    const QString& spec = coll->axes[i];
+    const QString name = spec.section(QLatin1Char(':'), 0, 0);
+    const int a = static_cast<int>(mesh.axisNames.indexOf(name));
+    if (a < 0)
+      continue;
+    const qint64 full = mesh.axisSizes[a];
+    qint64 pre = 1, size = full;
+    if (spec.contains(QLatin1Char(':'))) {
+      const QString sub = spec.section(QLatin1Char(':'), 1);
+      const int close = static_cast<int>(sub.indexOf(QLatin1Char(')')));
+      pre = sub.mid(1, close - 1).toLongLong();
+      size = sub.mid(close + 1).toLongLong();
+      if (pre <= 0 || size <= 0 || full % (pre * size) != 0)
+        continue;
+    }
+    if (size < 2)
+      continue;
+    const qint64 post = full / (pre * size);
+    qint64 stride = 1;
+    for (int b = a + 1; b < mesh.axisSizes.size(); ++b)
+      stride *= mesh.axisSizes[b];
+    const qint64 bytes = coll->axisBytes.value(i, coll->bytesSent / coll->axes.size());
+    for (qint64 p = 0; p < n; ++p) {
+      const qint64 c = mesh.coordinates(p).value(a);
+      const qint64 digit = (c / post) % size;
+      const qint64 nextDigit = (digit + 1) % size;
+      const qint64 next = c + post * (nextDigit - digit);
+      out.push_back({p, p + (next - c) * stride, spec, bytes, nextDigit == 0 && size > 2});
+    }
+  }
+  return out;
+}
+
+void MeshView::drawTransfers(QPainter& painter, const QVector<Transfer>& transfers) {
+  QHash<qint64, QRectF> rects;
+  double smallest = 1e9;
+  for (const auto& [rect, position] : m_deviceRects) {
+    rects.insert(position, rect);
+    smallest = qMin(smallest, qMin(rect.width(), rect.height()));
+  }
+  const bool dark = palette().color(QPalette::Base).lightness() < 128;
+  const QColor colour = dark ? QColor(0xf5, 0x9e, 0x0b) : QColor(0xb4, 0x53, 0x09);
+  painter.setRenderHint(QPainter::Antialiasing);
+  const bool labels = smallest >= 44 && transfers.size() <= 64;
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  const QFontMetricsF fm(small);
+  // Where a ray from the centre of `r` towards `d` leaves it.
+  const auto edge = [](const QRectF& r, QPointF d) {
+    const double tx = d.x() != 0 ? r.width() / 2 / std::abs(d.x()) : 1e9;
+    const double ty = d.y() != 0 ? r.height() / 2 / std::abs(d.y()) : 1e9;
+    return r.center() + d * std::min(tx, ty);
+  };
+  for (const Transfer& t : transfers) {
+    if (!rects.contains(t.from) || !rects.contains(t.to))
+      continue;
+    const QRectF a = rects.value(t.from), b = rects.value(t.to);
+    QPointF d = b.center() - a.center();
+    const double length = std::hypot(d.x(), d.y());
+    if (length < 1)
+      continue;
+    d /= length;
+    // Offset to the right of the direction, so that the two directions of a pair do not overlap.
+    const QPointF side(-d.y() * 4, d.x() * 4);
+    QPointF from = edge(a, d) + side, to = edge(b, -d) + side;
+    QPainterPath path(from);
+    QPointF labelAt = (from + to) / 2;
+    if (t.wraps) {
+      // The ring's closing step bows out of the row, over the devices in between.
+      const QPointF bow = QPointF(d.y(), -d.x()) * qMin(40.0, length / 3);
+      from = a.center() + QPointF(d.y(), -d.x()) * (std::abs(d.x()) > 0.5 ? a.height() / 2 : a.width() / 2);
+      to = b.center() + QPointF(d.y(), -d.x()) * (std::abs(d.x()) > 0.5 ? b.height() / 2 : b.width() / 2);
+      path = QPainterPath(from);
+      path.quadTo((from + to) / 2 + bow, to);
+      labelAt = path.pointAtPercent(0.5);
+    } else {
+      path.lineTo(to);
+    }
+    painter.setPen(QPen(colour, 1.6, t.wraps ? Qt::DashLine : Qt::SolidLine, Qt::RoundCap));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawPath(path);
+    // The arrow head, along the path's last direction.
+    const double angle = path.angleAtPercent(1.0) * M_PI / 180.0;
+    const QPointF back(-std::cos(angle), std::sin(angle));
+    const QPointF normal(-back.y(), back.x());
+    QPolygonF head;
+    head << to << to + back * 7 + normal * 3.5 << to + back * 7 - normal * 3.5;
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(colour);
+    painter.drawPolygon(head);
+    if (labels && !t.wraps) {
+      const QString text = CollectivesModel::formatBytes(t.bytes);
+      QRectF box(0, 0, fm.horizontalAdvance(text) + 6, fm.height());
+      box.moveCenter(labelAt + side * 2.5);
+      painter.setBrush(palette().color(QPalette::Base));
+      painter.drawRoundedRect(box, 3, 3);
+      painter.setPen(colour);
+      painter.setFont(small);
+      painter.drawText(box, Qt::AlignCenter, text);
+      painter.setFont(font());
+    }
+  }
+}
+
+int MeshView::rankOf(qint64 device) const {
+  const ExecutionSnapshotPtr exec = m_context->execution();
+  if (!exec)
+    return -1;
+  for (const DevicePosition& p : exec->devices)
+    if (p.device == device)
+      return p.rank;
+  return -1;
+}
+
+QString MeshView::rankCaption() const {
+  const ExecutionSnapshotPtr exec = m_context->execution();
+  if (!exec || exec->backend != QLatin1String("mpi"))
+    return QString();
+  QMap<int, int> perRank;
+  for (const DevicePosition& p : exec->devices)
+    if (p.rank >= 0)
+      ++perRank[p.rank];
+  const int ranks = exec->numRanks > 0 ? exec->numRanks : perRank.size();
+  if (perRank.isEmpty())
+    return tr("MPI: %1 ranks").arg(ranks);
+  int lo = perRank.first(), hi = perRank.first();
+  for (int n : perRank) {
+    lo = qMin(lo, n);
+    hi = qMax(hi, n);
+  }
+  const QString perRankText = lo == hi ? QString::number(lo)
+                                       : QStringLiteral("%1–%2").arg(lo).arg(hi);
+  return tr("MPI: %1 ranks, %2 devices per rank").arg(ranks).arg(perRankText);
 }
 
 void MeshView::paintEvent(QPaintEvent*) {
@@ -124,8 +275,23 @@ void MeshView::paintEvent(QPaintEvent*) {
   painter.drawText(header, Qt::AlignLeft | Qt::AlignVCenter,
                    tr("Mesh [%1] \u2014 %2 devices").arg(axes.join(QStringLiteral(", ")))
                        .arg(mesh.numDevices()));
+  // On MPI, a second caption line says how the devices are spread over the ranks.
+  QRectF top = header;
+  const QString ranks = rankCaption();
+  if (!ranks.isEmpty()) {
+    top = QRectF(8, header.bottom(), width() - 16, fm.height() + 2);
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(top, Qt::AlignLeft | Qt::AlignVCenter,
+                     fm.elidedText(ranks, Qt::ElideRight, static_cast<int>(top.width())));
+  }
   const QString legendText = legend();
-  const QRectF legendRect(8, height() - fm.height() * 2 - 4, width() - 16, fm.height() * 2);
+  // As many lines as the legend wraps to (at most three), so that it never runs into the grid.
+  const int legendH = qBound(
+      fm.height(),
+      fm.boundingRect(QRect(0, 0, width() - 16, fm.height() * 10), Qt::TextWordWrap, legendText)
+          .height(),
+      fm.height() * 3);
+  const QRectF legendRect(8, height() - legendH - 4, width() - 16, legendH);
   painter.setPen(palette().color(QPalette::PlaceholderText));
   painter.drawText(legendRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, legendText);
 
@@ -133,12 +299,16 @@ void MeshView::paintEvent(QPaintEvent*) {
   int numGroups = 0;
   for (int g : groups)
     numGroups = qMax(numGroups, g + 1);
-  const QRectF area(8, header.bottom() + 6, width() - 16,
-                    legendRect.top() - header.bottom() - 12);
+  const QRectF area(8, top.bottom() + 6, width() - 16, legendRect.top() - top.bottom() - 12);
   if (area.width() < 20 || area.height() < 20)
     return;
   m_deviceRects.clear();
   place(painter, 0, area, 0, groups, numGroups);
+  // A selected collective: who sends to whom, and how much (small meshes only: beyond that the
+  // arrows would hide the devices).
+  const QVector<Transfer> moves = transfers();
+  if (!moves.isEmpty() && moves.size() <= 512)
+    drawTransfers(painter, moves);
 }
 
 bool MeshView::event(QEvent* event) {
@@ -155,6 +325,8 @@ bool MeshView::event(QEvent* event) {
     for (int a = 0; a < coords.size(); ++a)
       parts.push_back(QStringLiteral("%1=%2").arg(mesh.axisNames[a], QString::number(coords[a])));
     QString text = tr("Device %1 (%2)").arg(QString::number(device), parts.join(QStringLiteral(", ")));
+    if (const int rank = rankOf(device); rank >= 0)
+      text += tr("\nrun by MPI rank %1").arg(rank);
     if (const ValueRow* value = m_context->selectedValueRow())
       for (const DeviceBlockInfo& b : value->layout.blocks)
         if (b.device == device) {
@@ -196,19 +368,37 @@ void MeshView::place(QPainter& painter, int axis, const QRectF& rect, qint64 pos
     for (qint64 v : coords)
       c.push_back(QString::number(v));
     const QString coordText = QStringLiteral("(%1)").arg(c.join(QLatin1Char(',')));
+    const int rank = rankOf(device);
+    const QString rankText = rank >= 0 ? QStringLiteral("r%1").arg(rank) : QString();
     const QFontMetrics fm(font());
-    if (rect.height() >= fm.height() * 2.2 && rect.width() >= fm.horizontalAdvance(coordText)) {
-      const double top = rect.center().y() - fm.height();
+    // Id, coordinates and rank on their own lines when they fit, else on one line.
+    const int lines = rankText.isEmpty() ? 2 : 3;
+    if (rect.height() >= fm.height() * lines + 2 &&
+        rect.width() >= fm.horizontalAdvance(coordText)) {
+      double top = rect.center().y() - fm.height() * lines / 2.0;
       painter.setFont(bold);
       painter.drawText(QRectF(rect.left(), top, rect.width(), fm.height()), Qt::AlignCenter,
                        QString::number(device));
       painter.setFont(font());
-      painter.drawText(QRectF(rect.left(), top + fm.height(), rect.width(), fm.height()),
-                       Qt::AlignCenter, coordText);
+      top += fm.height();
+      painter.drawText(QRectF(rect.left(), top, rect.width(), fm.height()), Qt::AlignCenter,
+                       coordText);
+      if (!rankText.isEmpty())
+        painter.drawText(QRectF(rect.left(), top + fm.height(), rect.width(), fm.height()),
+                         Qt::AlignCenter, rankText);
     } else {
+      // One line: the id in bold, then the rank.
+      const QString id = QString::number(device);
+      const QString rest = rankText.isEmpty() ? QString() : QStringLiteral(" \u00b7 ") + rankText;
+      const double idW = QFontMetricsF(bold).horizontalAdvance(id);
+      const double left = rect.center().x() - (idW + QFontMetricsF(font()).horizontalAdvance(rest)) / 2;
       painter.setFont(bold);
-      painter.drawText(rect, Qt::AlignCenter, QString::number(device));
+      painter.drawText(QRectF(left, rect.top(), idW + 1, rect.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter, id);
       painter.setFont(font());
+      if (!rest.isEmpty())
+        painter.drawText(QRectF(left + idW, rect.top(), rect.right() - left - idW, rect.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, rest);
     }
     return;
   }

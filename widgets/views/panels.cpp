@@ -5,7 +5,11 @@
 #include "widgets/models/problems_model.h"
 #include "widgets/models/value_table_model.h"
 
+#include <QGroupBox>
 #include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
 
 namespace shardscope::widgets {
 
@@ -137,6 +141,109 @@ ProblemsPanel::ProblemsPanel(SessionContext* context, QWidget* parent)
 void ProblemsPanel::showLoadProblems(const QVector<ProblemRow>& rows) {
   m_model->setRows(rows);
   resizeColumnsToContents();
+}
+
+GradientPanel::GradientPanel(SessionContext* context, QWidget* parent)
+    : QWidget(parent), m_context(context), m_summary(new QLabel(this)),
+      m_efficient(new CollectivesModel(this)), m_naive(new CollectivesModel(this)),
+      m_efficientView(new QTableView(this)), m_naiveView(new QTableView(this)) {
+  setObjectName(QStringLiteral("gradientPanel"));
+  m_summary->setObjectName(QStringLiteral("gradientSummary"));
+  m_summary->setWordWrap(true);
+  m_summary->setTextFormat(Qt::RichText);
+  m_efficientView->setObjectName(QStringLiteral("gradientEfficientView"));
+  m_naiveView->setObjectName(QStringLiteral("gradientNaiveView"));
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+  const struct {
+    StageId stage;
+    CollectivesModel* model;
+    QTableView* view;
+  } sides[] = {{StageId::GradientEfficient, m_efficient, m_efficientView},
+               {StageId::GradientNaive, m_naive, m_naiveView}};
+  for (const auto& side : sides) {
+    auto* box = new QGroupBox(stageTitle(side.stage), splitter);
+    auto* boxLayout = new QVBoxLayout(box);
+    boxLayout->setContentsMargins(4, 4, 4, 4);
+    side.view->setModel(side.model);
+    setUpTable(side.view);
+    // Two tables side by side are narrow: the op names the kind, and a ring sends what it receives.
+    side.view->setColumnHidden(CollectivesModel::Kind, true);
+    side.view->setColumnHidden(CollectivesModel::Received, true);
+    boxLayout->addWidget(side.view);
+    connect(side.view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, stage = side.stage](const QModelIndex& current) {
+              if (!current.isValid())
+                return;
+              const QString op = current.data(CollectivesModel::IdRole).toString();
+              m_context->setStage(stage);
+              m_context->selectOp(op);
+            });
+  }
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(m_summary);
+  layout->addWidget(splitter, 1);
+  connect(context, &SessionContext::programChanged, this, &GradientPanel::refresh);
+  connect(context, &SessionContext::stagesUpdated, this, &GradientPanel::refresh);
+  refresh();
+}
+
+void GradientPanel::refresh() {
+  const ProgramSnapshotPtr program = m_context->program();
+  const StageSnapshot* efficient =
+      program ? &program->stage(StageId::GradientEfficient) : nullptr;
+  const StageSnapshot* naive = program ? &program->stage(StageId::GradientNaive) : nullptr;
+  if (!efficient || !efficient->available || !naive || !naive->available) {
+    m_efficient->setRows({});
+    m_naive->setRows({});
+    const QString why = !program ? tr("No program is loaded.")
+                        : !efficient->unavailable.isEmpty() ? efficient->unavailable
+                        : efficient->notComputed() || naive->notComputed()
+                            ? tr("The gradient stages are being computed…")
+                            : tr("The gradient stages could not be computed (see Problems).");
+    const bool computing = program && efficient->unavailable.isEmpty() &&
+                           (efficient->notComputed() || naive->notComputed());
+    m_summary->setText(computing ? why.toHtmlEscaped()
+                                 : tr("<b>No gradient.</b> %1").arg(why.toHtmlEscaped()));
+    return;
+  }
+  // The naive side marks what the efficient rules avoid (collectives not in the efficient
+  // gradient, by op id).
+  m_efficient->setRows(efficient->collectives);
+  m_naive->setRows(naive->collectives, &efficient->collectives);
+  for (QTableView* view : {m_efficientView, m_naiveView}) {
+    view->resizeColumnsToContents();
+    for (int c = 0; c < CollectivesModel::NumColumns - 1; ++c)
+      view->setColumnWidth(c, qMin(view->columnWidth(c), 200));
+  }
+  const auto total = [](const StageSnapshot& stage) {
+    qint64 bytes = 0;
+    for (const CollectiveRow& row : stage.collectives)
+      bytes += row.bytesSent;
+    return bytes;
+  };
+  const auto count = [this](const StageSnapshot& stage) {
+    const auto n = stage.collectives.size();
+    return n == 1 ? tr("1 collective") : tr("%1 collectives").arg(n);
+  };
+  const qint64 efficientBytes = total(*efficient), naiveBytes = total(*naive);
+  QString difference;
+  if (naiveBytes > efficientBytes)
+    difference = tr("The variance-aware rules save <b>%1</b> per device (%2% of the naive "
+                    "gradient's traffic).")
+                     .arg(CollectivesModel::formatBytes(naiveBytes - efficientBytes))
+                     .arg(100 * (naiveBytes - efficientBytes) / naiveBytes);
+  else if (naiveBytes == efficientBytes)
+    difference = tr("Both rules move the same bytes: the program's collectives have no "
+                    "cheaper transpose here.");
+  else
+    difference = tr("The naive rules move %1 less per device.")
+                     .arg(CollectivesModel::formatBytes(efficientBytes - naiveBytes));
+  m_summary->setText(tr("%1<br>Efficient: %2, %3 per device &nbsp;·&nbsp; naive: %4, %5 "
+                        "per device. %6")
+                         .arg(efficient->description.toHtmlEscaped(), count(*efficient),
+                              CollectivesModel::formatBytes(efficientBytes), count(*naive),
+                              CollectivesModel::formatBytes(naiveBytes), difference));
 }
 
 } // namespace shardscope::widgets

@@ -6,6 +6,9 @@
 #include "widgets/controller/snapshots.h"
 
 #include <QTableView>
+#include <QWidget>
+
+class QLabel;
 
 namespace shardscope::widgets {
 
@@ -63,6 +66,30 @@ public:
 private:
   SessionContext* m_context;
   ProblemsModel* m_model;
+};
+
+/// The two gradient stages side by side: the collectives of the gradient under the efficient
+/// (variance-aware) rules and under the naive rules, each with its cost, the naive side marking
+/// the collectives the efficient rules avoid, and the difference in one sentence. Choosing a
+/// collective shows its stage and selects it everywhere.
+class GradientPanel : public QWidget {
+  Q_OBJECT
+
+public:
+  explicit GradientPanel(SessionContext* context, QWidget* parent = nullptr);
+  QLabel* summary() const { return m_summary; }
+  CollectivesModel* efficientModel() const { return m_efficient; }
+  CollectivesModel* naiveModel() const { return m_naive; }
+
+private:
+  void refresh();
+
+  SessionContext* m_context;
+  QLabel* m_summary;
+  CollectivesModel* m_efficient;
+  CollectivesModel* m_naive;
+  QTableView* m_efficientView;
+  QTableView* m_naiveView;
 };
 
 } // namespace shardscope::widgets

@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStandardItemModel>
 
 namespace shardscope::widgets {
 
@@ -34,26 +35,63 @@ StageSelector::StageSelector(SessionContext* context, QWidget* parent)
   connect(m_stage, qOverload<int>(&QComboBox::currentIndexChanged), this, &StageSelector::apply);
   connect(m_base, qOverload<int>(&QComboBox::currentIndexChanged), this, &StageSelector::apply);
   connect(m_diff, &QCheckBox::toggled, this, [this](bool on) {
-    // Turning diff on compares with the stage before the one shown.
-    const int stage = m_stage->currentData().toInt();
-    if (on && stage > 0) {
+    // Turning diff on compares with the stage before the one shown (a gradient stage: with the
+    // other gradient stage).
+    const int base = defaultDiffBase(static_cast<StageId>(m_stage->currentData().toInt()));
+    if (on && base >= 0) {
       m_updating = true;
-      m_base->setCurrentIndex(stage - 1);
+      m_base->setCurrentIndex(base);
       m_updating = false;
     }
     apply();
   });
   connect(context, &SessionContext::stageChanged, this, &StageSelector::follow);
+  connect(context, &SessionContext::programChanged, this, &StageSelector::updateAvailability);
+  connect(context, &SessionContext::stagesUpdated, this, &StageSelector::updateAvailability);
+  updateAvailability();
   follow();
+}
+
+void StageSelector::updateAvailability() {
+  // Stages a program does not have (the gradient of a function that is not scalar) stay listed,
+  // disabled, with the reason as their tooltip. Stages still being computed are marked pending;
+  // choosing one computes it first.
+  const ProgramSnapshotPtr program = m_context->program();
+  for (QComboBox* combo : {m_stage, m_base}) {
+    auto* model = qobject_cast<QStandardItemModel*>(combo->model());
+    if (!model)
+      continue;
+    for (int s = 0; s < kNumStages; ++s) {
+      QStandardItem* item = model->item(s);
+      const StageSnapshot* stage = program ? &program->stage(static_cast<StageId>(s)) : nullptr;
+      const bool unavailable = stage && !stage->unavailable.isEmpty();
+      const QString title = stageTitle(static_cast<StageId>(s));
+      QString text = title;
+      QString tip = unavailable ? tr("Not available: %1").arg(stage->unavailable)
+                    : stage && !stage->description.isEmpty() ? stage->description
+                                                              : QString();
+      if (stage && stage->status == StageStatus::Pending) {
+        text = tr("%1 (computing\u2026)").arg(title);
+        tip = tr("Being computed in the background");
+      } else if (stage && stage->status == StageStatus::Cancelled) {
+        text = tr("%1 (not computed)").arg(title);
+        tip = tr("Cancelled: choose it to compute it");
+      }
+      item->setText(text);
+      item->setEnabled(!unavailable);
+      item->setToolTip(tip);
+    }
+  }
 }
 
 void StageSelector::apply() {
   if (m_updating)
     return;
   const int stage = m_stage->currentData().toInt();
-  if (m_diff->isChecked() && m_base->currentData().toInt() == stage && stage > 0) {
+  const int base = defaultDiffBase(static_cast<StageId>(stage));
+  if (m_diff->isChecked() && m_base->currentData().toInt() == stage && base >= 0) {
     m_updating = true;
-    m_base->setCurrentIndex(stage - 1);
+    m_base->setCurrentIndex(base);
     m_updating = false;
   }
   m_base->setEnabled(m_diff->isChecked());

@@ -9,8 +9,10 @@ namespace shardscope::widgets {
 
 class SessionContext;
 
-/// The pipeline stage every view shows (as written, propagated, partitioned, per device) and the
-/// diff mode: compare with another stage, marking changed shardings and added collectives.
+/// The stage every view shows (as written, propagated, partitioned, per device, and the gradient
+/// stages) and the diff mode: compare with another stage, marking changed shardings and added
+/// collectives. Stages the program does not have are disabled, with the reason as tooltip; stages
+/// still being computed say so (`Propagated (computing…)`).
 class StageSelector : public QWidget {
   Q_OBJECT
 
@@ -23,6 +25,7 @@ public:
 
 private:
   void apply();
+  void updateAvailability();
   void follow();
 
   SessionContext* m_context;

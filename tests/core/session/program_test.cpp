@@ -133,11 +133,12 @@ TEST(ProgramTest, ExplainsWhereAPropagatedShardingComesFrom) {
       << explained->propagated;
   ASSERT_EQ(explained->seeds.size(), 2u);
   std::string seeds = explained->seeds[0] + "\n" + explained->seeds[1];
-  EXPECT_NE(seeds.find("%arg0  #sdy.sharding<@mesh, [{\"data\"}, {}]>"), std::string::npos) << seeds;
-  EXPECT_NE(seeds.find("%arg1  #sdy.sharding<@mesh, [{}, {\"model\"}]>"), std::string::npos) << seeds;
+  EXPECT_NE(seeds.find("%x  #sdy.sharding<@mesh, [{\"data\"}, {}]>"), std::string::npos) << seeds;
+  EXPECT_NE(seeds.find("%w1  #sdy.sharding<@mesh, [{}, {\"model\"}]>"), std::string::npos) << seeds;
   ASSERT_FALSE(explained->steps.empty());
   EXPECT_NE(explained->steps.front().find("stablehlo.dot_general forward"), std::string::npos);
-  EXPECT_NE(explained->steps.back().find("stablehlo.tanh forward"), std::string::npos);
+  EXPECT_NE(explained->steps.back().find("%h -> %a: stablehlo.tanh forward"), std::string::npos)
+      << explained->steps.back();
   EXPECT_NE(explained->steps.back().find("(line 10)"), std::string::npos);
 
   // An annotated argument keeps its own annotation.
