@@ -8,7 +8,17 @@ Module::Module() : m_op(Operation::create("builtin.module", {}, {})) {
 
 std::unique_ptr<Module> Module::clone(Operation::ValueMapping* mapping) const {
   Operation::ValueMapping local;
-  return std::unique_ptr<Module>(new Module(m_op->clone(mapping ? *mapping : local)));
+  Operation::ValueMapping& map = mapping ? *mapping : local;
+  // Every result and block argument gets an entry: size the table once instead of rehashing.
+  size_t values = 0;
+  m_op->walk([&](const Operation& op) {
+    values += op.numResults();
+    for (unsigned r = 0; r < op.numRegions(); ++r)
+      for (const auto& block : op.region(r).blocks())
+        values += block->numArguments();
+  });
+  map.reserve(map.size() + values);
+  return std::unique_ptr<Module>(new Module(m_op->clone(map)));
 }
 
 std::vector<Operation*> Module::functions() const {

@@ -75,23 +75,33 @@ std::unique_ptr<Operation> Operation::create(std::string_view name,
 Operation::~Operation() { dropAllReferences(); }
 
 std::unique_ptr<Operation> Operation::clone(ValueMapping& mapping) const {
-  std::vector<Value*> operands;
-  operands.reserve(m_operands.size());
-  for (Value* operand : m_operands) {
-    auto found = mapping.find(operand);
-    operands.push_back(found == mapping.end() ? operand : found->second);
+  // Built in place (rather than through `create`): no temporary operand/type vectors.
+  std::unique_ptr<Operation> copy(new Operation());
+  Operation* raw = copy.get();
+  raw->m_name = m_name;
+  raw->m_loc = m_loc;
+  raw->m_operands.reserve(m_operands.size());
+  for (unsigned i = 0; i < m_operands.size(); ++i) {
+    Value* operand = m_operands[i];
+    if (operand) {
+      auto found = mapping.find(operand);
+      if (found != mapping.end())
+        operand = found->second;
+    }
+    raw->m_operands.push_back(operand);
+    if (operand)
+      operand->m_uses.push_back({raw, i});
   }
-  std::vector<Type> resultTypes;
-  resultTypes.reserve(m_results.size());
-  for (const auto& result : m_results)
-    resultTypes.push_back(result->type());
-  std::unique_ptr<Operation> copy = create(m_name, operands, resultTypes, m_loc);
-  copy->m_attrs = m_attrs;
-  copy->m_inherent = m_inherent;
+  raw->m_results.reserve(m_results.size());
   for (size_t i = 0; i < m_results.size(); ++i) {
-    copy->m_results[i]->setNameHint(m_results[i]->nameHint());
-    mapping.emplace(m_results[i].get(), copy->m_results[i].get());
+    const Value& result = *m_results[i];
+    raw->m_results.push_back(
+        std::make_unique<Value>(result.type(), raw, nullptr, static_cast<unsigned>(i)));
+    raw->m_results.back()->setNameHint(result.nameHint());
+    mapping.emplace(&result, raw->m_results.back().get());
   }
+  raw->m_attrs = m_attrs;
+  raw->m_inherent = m_inherent;
   for (const auto& region : m_regions) {
     Region& newRegion = copy->addRegion();
     for (const auto& block : region->blocks()) {

@@ -8,6 +8,8 @@
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -36,6 +38,96 @@ struct GlobalInfo {
   std::optional<TensorSharding> sharding;
 };
 
+// Value -> GlobalInfo, open addressing (linear probing) over a power-of-two slot array; the infos
+// live in a deque so their addresses stay valid while the table grows. One probe sequence over
+// contiguous slots instead of the bucket -> node pointer chase of std::unordered_map (this table
+// holds every value of the module and is read by nearly every rewrite).
+class GlobalTable {
+public:
+  const GlobalInfo* find(const Value* key) const {
+    if (m_slots.empty())
+      return nullptr;
+    size_t mask = m_slots.size() - 1;
+    for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
+      const Slot& slot = m_slots[i];
+      if (slot.key == key)
+        return &m_infos[slot.index];
+      if (!slot.key)
+        return nullptr;
+    }
+  }
+  bool contains(const Value* key) const { return find(key) != nullptr; }
+  size_t size() const { return m_live; }
+  // Like unordered_map::emplace: nothing happens when `key` is present.
+  void emplace(const Value* key, GlobalInfo info) {
+    if (contains(key))
+      return;
+    if ((m_used + 1) * 4 > m_slots.size() * 3)
+      rehash(std::max<size_t>(16, (m_live + 1) * 2));
+    size_t mask = m_slots.size() - 1;
+    size_t i = slotOf(key, mask);
+    while (m_slots[i].key && m_slots[i].key != tombstone())
+      i = (i + 1) & mask;
+    if (!m_slots[i].key)
+      ++m_used;
+    m_infos.push_back(std::move(info));
+    m_slots[i] = Slot{key, m_infos.size() - 1};
+    ++m_live;
+  }
+  void erase(const Value* key) {
+    if (m_slots.empty())
+      return;
+    size_t mask = m_slots.size() - 1;
+    for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
+      Slot& slot = m_slots[i];
+      if (slot.key == key) {
+        slot.key = tombstone();
+        --m_live;
+        return;
+      }
+      if (!slot.key)
+        return;
+    }
+  }
+  void reserve(size_t n) {
+    if (n * 4 > m_slots.size() * 3)
+      rehash(n);
+  }
+
+private:
+  struct Slot {
+    const Value* key = nullptr;
+    size_t index = 0;
+  };
+  static const Value* tombstone() { return reinterpret_cast<const Value*>(uintptr_t{1}); }
+  static size_t slotOf(const Value* key, size_t mask) {
+    auto h = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(key)) * 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(h ^ (h >> 29)) & mask;
+  }
+  // Room for `n` live entries below a 3/4 load.
+  void rehash(size_t n) {
+    size_t capacity = 16;
+    while (capacity * 3 < std::max(n, m_live) * 4)
+      capacity *= 2;
+    std::vector<Slot> old = std::move(m_slots);
+    m_slots.assign(capacity, Slot{});
+    size_t mask = capacity - 1;
+    for (const Slot& slot : old) {
+      if (!slot.key || slot.key == tombstone())
+        continue;
+      size_t i = slotOf(slot.key, mask);
+      while (m_slots[i].key)
+        i = (i + 1) & mask;
+      m_slots[i] = slot;
+    }
+    m_used = m_live;
+  }
+  std::vector<Slot> m_slots;
+  std::deque<GlobalInfo> m_infos;
+  size_t m_used = 0; // live entries and tombstones
+  size_t m_live = 0;
+};
+
 class Converter {
 public:
   Converter(ir::Module& module, const ConvertGlobalToLocalOptions& options,
@@ -56,8 +148,7 @@ private:
   void updateSignature(Operation& fn);
 
   const GlobalInfo* info(const Value* value) const {
-    auto it = m_global.find(value);
-    return it == m_global.end() ? nullptr : &it->second;
+    return m_global.find(value);
   }
   Type globalType(const Value* value) const {
     const GlobalInfo* i = info(value);
@@ -115,7 +206,7 @@ private:
   std::vector<LoweredCollective>* m_log;
   detail::DeviceModel m_model;
   int64_t m_nextChannel = 1;
-  std::unordered_map<const Value*, GlobalInfo> m_global;
+  GlobalTable m_global;
   bool m_ok = true;
 };
 
@@ -159,6 +250,7 @@ void Converter::localizeTypes(Operation& fn) {
       for (const auto& result : op.results())
         values.push_back(result.get());
   });
+  m_global.reserve(m_global.size() + values.size());
   for (Value* v : values)
     recordValue(v);
   for (Value* v : values)
@@ -182,7 +274,7 @@ void Converter::forget(Operation& op) {
 void Converter::replace(Operation& op, std::span<Value* const> with) {
   for (unsigned i = 0; i < op.numResults(); ++i) {
     // Later rewrites read the global view of the replacement (e.g. a collective on it).
-    if (const GlobalInfo* old = info(op.result(i)); old && !m_global.count(with[i]))
+    if (const GlobalInfo* old = info(op.result(i)); old && !m_global.contains(with[i]))
       m_global.emplace(with[i], *old);
     op.result(i)->replaceAllUsesWith(with[i]);
   }

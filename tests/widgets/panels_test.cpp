@@ -29,6 +29,7 @@
 #include <QGraphicsView>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardItemModel>
@@ -560,6 +561,27 @@ private Q_SLOTS:
     QTRY_VERIFY_WITH_TIMEOUT(inspector->toPlainText().contains(
                                  QStringLiteral("Its own annotation")),
                              30000);
+  }
+
+  // Ctrl+F: a value's name goes to the value; other text finds a node by op name.
+  void graphSearchGoesToAValueOrAnOp() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/propagation_chain.mlir")));
+    auto* graph = window.findChild<GraphPanel*>();
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graph() && !graph->graph()->nodes.isEmpty(), 30000);
+    auto* search = window.findChild<QLineEdit*>(QStringLiteral("graphSearch"));
+    QVERIFY(search);
+    search->setText(QStringLiteral("%a"));
+    QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(window.context()->selectedValue(), QStringLiteral("10:3:stablehlo.tanh#0"));
+    search->setText(QStringLiteral("y"));
+    QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(window.context()->selectedValue(), QStringLiteral("11:3:stablehlo.dot_general#0"));
+    window.context()->selectValue(QString());
+    search->setText(QStringLiteral("tanh"));
+    QTest::keyClick(search, Qt::Key_Return);
+    QCOMPARE(window.context()->selectedOp(), QStringLiteral("10:3:stablehlo.tanh"));
   }
 
   void togglesThePalette() {

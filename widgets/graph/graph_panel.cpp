@@ -185,7 +185,8 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
   m_search->setMinimumWidth(120);
   m_search->setObjectName(QStringLiteral("graphSearch"));
   m_search->setPlaceholderText(tr("Find (Ctrl+F)"));
-  m_search->setToolTip(tr("Find a node by op name, value type or attribute; Enter selects it"));
+  m_search->setToolTip(tr("Find a value by name (%x), or a node by op name, value type or "
+                          "attribute; Enter selects it"));
   m_search->setClearButtonEnabled(true);
   m_status->setObjectName(QStringLiteral("graphStatus"));
   auto* fitButton = new QPushButton(tr("Fit"), this);
@@ -483,6 +484,21 @@ void GraphPanel::search() {
   const QString text = m_search->text().trimmed();
   if (text.isEmpty() || !m_graph)
     return;
+  // Go to value: a value's name (`%a`, `a`) selects it and shows the op that defines it.
+  if (const ProgramSnapshotPtr program = m_context->program()) {
+    const QString name = text.startsWith(QLatin1Char('%')) ? text : QStringLiteral("%") + text;
+    for (const ValueRow& v : program->stage(m_context->stage()).values) {
+      if (v.name != name || (!v.function.isEmpty() && v.function != m_graph->function))
+        continue;
+      m_context->selectValue(v.id);
+      for (const GraphNodeItem& n : m_graph->nodes)
+        if (!v.opId.isEmpty() && n.opId == v.opId) {
+          m_view->centerOn(n.rect.center());
+          break;
+        }
+      return;
+    }
+  }
   for (const GraphNodeItem& n : m_graph->nodes)
     if (n.lines.join(QLatin1Char(' ')).contains(text, Qt::CaseInsensitive) ||
         n.id.contains(text, Qt::CaseInsensitive)) {
