@@ -4,6 +4,7 @@
 #include "core/autodiff/autodiff.h"
 #include "core/io/mlir/mlir.h"
 #include "core/pipeline/pass_manager.h"
+#include "core/propagation/op_sharding_rule_registry.h"
 #include "core/propagation/origin.h"
 #include "core/propagation/propagate_basic.h"
 #include "core/sharding/notation.h"
@@ -293,6 +294,9 @@ std::optional<Program::ShardingExplanation> Program::explainSharding(const ir::V
            std::to_string(t.index);
   };
   ShardingExplanation out;
+  if (const ir::Operation* op = value.definingOp())
+    if (std::optional<ir::OpShardingRule> rule = propagation::shardingRuleFor(*op))
+      out.rule = ir::Attribute::shardingRule(std::move(*rule)).str();
   out.asWritten = shardingText(sharding::valueSharding(value));
   out.propagated = shardingText(sharding::valueSharding(*copy->second));
   const propagation::TraceTensor tensor = propagation::TraceTensor::of(copy->second);

@@ -154,6 +154,10 @@ public:
     bool changed = false;
     std::vector<std::string> seeds; ///< `%arg0  <@mesh, [{"x"}, {}]>`
     std::vector<std::string> steps; ///< `%arg0 -> %0: stablehlo.add forward factor 0 ["x"] (line 4)`
+    /// The factor rule of the op defining the value, as Shardy prints it
+    /// (`#sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=4, k=16}>`); empty for an
+    /// argument or an op without a rule.
+    std::string rule;
   };
   /// Explains `value`, a value of the as-written module. The first call propagates a copy of the
   /// program with a trace (user-priority propagation, as `shardscope-cli explain`); later calls

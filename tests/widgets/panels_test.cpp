@@ -553,6 +553,7 @@ private Q_SLOTS:
         inspector->toPlainText().contains(QStringLiteral("Why this sharding")), 30000);
     const QString text = inspector->toPlainText();
     QVERIFY2(text.contains(QStringLiteral("From 2 annotations")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("([i, j])->([i, j]) {i=16, j=256}")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("stablehlo.tanh forward")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("%w1 #sdy.sharding<@mesh, [{}, {\"model\"}]>")),
              qPrintable(text));

@@ -463,6 +463,7 @@ public:
       snap->asWritten = qs(why->asWritten);
       snap->propagated = qs(why->propagated);
       snap->changed = why->changed;
+      snap->rule = qs(why->rule);
       for (const std::string& seed : why->seeds)
         snap->seeds.push_back(qs(seed));
       for (const std::string& step : why->steps)

@@ -168,6 +168,7 @@ struct ExplanationSnapshot {
   bool changed = false; ///< false: its own annotation, or nothing reached it
   QStringList seeds;  ///< the annotations it came from
   QStringList steps;  ///< the propagation steps that carried it, in order
+  QString rule;       ///< the defining op's factor rule (`#sdy.op_sharding_rule<...>`)
   QString note;       ///< why there is no explanation
 };
 using ExplanationSnapshotPtr = std::shared_ptr<const ExplanationSnapshot>;

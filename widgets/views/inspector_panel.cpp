@@ -94,6 +94,8 @@ void InspectorPanel::refresh() {
   html += QStringLiteral("</table>");
   // Why propagation gave it this sharding: the annotations and the steps from them.
   if (const ExplanationSnapshotPtr why = m_context->selectedExplanation()) {
+    if (!why->rule.isEmpty())
+      html += tr("<h4>Factor rule of its op</h4><p><code>%1</code></p>").arg(esc(why->rule));
     html += tr("<h4>Why this sharding</h4>");
     if (!why->note.isEmpty()) {
       html += QStringLiteral("<p>%1</p>").arg(esc(why->note));

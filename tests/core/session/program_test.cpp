@@ -135,6 +135,8 @@ TEST(ProgramTest, ExplainsWhereAPropagatedShardingComesFrom) {
   std::string seeds = explained->seeds[0] + "\n" + explained->seeds[1];
   EXPECT_NE(seeds.find("%x  #sdy.sharding<@mesh, [{\"data\"}, {}]>"), std::string::npos) << seeds;
   EXPECT_NE(seeds.find("%w1  #sdy.sharding<@mesh, [{}, {\"model\"}]>"), std::string::npos) << seeds;
+  // tanh's factor rule: one factor per dimension, operand and result alike.
+  EXPECT_EQ(explained->rule, "#sdy.op_sharding_rule<([i, j])->([i, j]) {i=16, j=256}>");
   ASSERT_FALSE(explained->steps.empty());
   EXPECT_NE(explained->steps.front().find("stablehlo.dot_general forward"), std::string::npos);
   EXPECT_NE(explained->steps.back().find("%h -> %a: stablehlo.tanh forward"), std::string::npos)
@@ -145,6 +147,7 @@ TEST(ProgramTest, ExplainsWhereAPropagatedShardingComesFrom) {
   auto argument = program->explainSharding(*body->argument(0));
   ASSERT_TRUE(argument);
   EXPECT_FALSE(argument->changed);
+  EXPECT_TRUE(argument->rule.empty());
   EXPECT_TRUE(argument->steps.empty());
   EXPECT_EQ(argument->asWritten, argument->propagated);
   // A value of another module is not explained.
