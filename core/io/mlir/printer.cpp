@@ -32,8 +32,15 @@ std::string Printer::uniqueName(const std::string& base, NameCounters& counters,
 }
 
 void Printer::nameRegion(const ir::Region& region, NameCounters counters,
-                         const std::unordered_set<std::string>& parentNames) {
-  std::unordered_set<std::string> used = parentNames;
+                         std::unordered_set<std::string>& used) {
+  // `used` holds the names of the enclosing regions; this region's names are added while it and
+  // the regions nested in it are named, and taken out again at the end (siblings may reuse
+  // them). Copying the set per region instead would be quadratic in the nesting of big programs.
+  std::vector<std::string> added;
+  auto unique = [&](const std::string& base) {
+    added.push_back(uniqueName(base, counters, used));
+    return added.back();
+  };
   const Operation* parent = region.parentOp();
   const OpFormat* parentFormat = parent ? lookupOpFormat(parent->name()) : nullptr;
   unsigned regionIndex = 0;
@@ -49,7 +56,7 @@ void Printer::nameRegion(const ir::Region& region, NameCounters counters,
         base = std::string(parentFormat->blockArgName(*parent, regionIndex));
       if (base.empty())
         base = "arg" + std::to_string(counters.nextArg++);
-      m_names[arg.get()] = "%" + uniqueName(base, counters, used);
+      m_names[arg.get()] = "%" + unique(base);
     }
     for (const auto& op : block->ops()) {
       if (op->numResults() == 0)
@@ -70,7 +77,7 @@ void Printer::nameRegion(const ir::Region& region, NameCounters counters,
       for (unsigned i = 0; i < op->numResults(); ++i) {
         std::string base = i < hints.size() ? hints[i] : std::string();
         std::string name = base.empty() ? "%" + std::to_string(counters.nextValue++)
-                                        : "%" + uniqueName(base, counters, used);
+                                        : "%" + unique(base);
         m_names[op->result(i)] = name;
         m_resultGroupNames[op->result(i)] = name;
       }
@@ -80,10 +87,17 @@ void Printer::nameRegion(const ir::Region& region, NameCounters counters,
     for (const auto& op : block->ops()) {
       const OpFormat* f = lookupOpFormat(op->name());
       bool isolated = f && f->isolatedFromAbove;
-      for (unsigned i = 0; i < op->numRegions(); ++i)
-        nameRegion(op->region(i), isolated ? NameCounters{} : counters,
-                   isolated ? std::unordered_set<std::string>{} : used);
+      for (unsigned i = 0; i < op->numRegions(); ++i) {
+        if (isolated) {
+          std::unordered_set<std::string> fresh;
+          nameRegion(op->region(i), NameCounters{}, fresh);
+        } else {
+          nameRegion(op->region(i), counters, used);
+        }
+      }
     }
+  for (const std::string& name : added)
+    used.erase(name);
 }
 
 const std::string& Printer::nameOf(const Value* value) {
@@ -301,7 +315,7 @@ void Printer::printOperation(const Operation& op) {
 
 void Printer::printModule(const ir::Module& module) {
   const Operation& moduleOp = module.op();
-  nameRegion(moduleOp.region(0), {}, {});
+  nameModule(module);
   m_out += "module";
   if (const auto* name = moduleOp.attr("sym_name").as<ir::StringAttr>())
     m_out += " @" + name->value;

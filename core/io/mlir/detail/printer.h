@@ -20,7 +20,10 @@ public:
   /// Prints the module (always as `module ... { ... }`).
   void printModule(const ir::Module& module);
   /// Assigns every value of `module` the name `printModule` would print, without printing.
-  void nameModule(const ir::Module& module) { nameRegion(module.op().region(0), {}, {}); }
+  void nameModule(const ir::Module& module) {
+    std::unordered_set<std::string> used;
+    nameRegion(module.op().region(0), {}, used);
+  }
 
   // Primitives for op formats.
   std::string& out() { return m_out; }
@@ -64,8 +67,10 @@ private:
     unsigned nextArg = 0;
     unsigned nextConflict = 0;
   };
+  /// Names `region`'s values; `used` holds the enclosing regions' names (and is as before on
+  /// return).
   void nameRegion(const ir::Region& region, NameCounters counters,
-                  const std::unordered_set<std::string>& parentNames);
+                  std::unordered_set<std::string>& used);
   std::string uniqueName(const std::string& base, NameCounters& counters,
                          std::unordered_set<std::string>& used);
   void printFunction(const ir::Operation& fn);
