@@ -1,10 +1,9 @@
 // Collecting a report: stages, graphs, values, collectives, meshes, diagnostics, diffs, runs.
 #include "core/report/detail/report_model.h"
 
-
 #include "core/analysis/collective_cost.h"
 #include "core/analysis/shard_map_analysis.h"
-#include "core/io/mlir/detail/op_format.h"
+#include "core/io/mlir/mlir.h"
 #include "core/sharding/mesh_view.h"
 #include "core/sharding/notation.h"
 #include "core/sharding/value_sharding.h"
@@ -12,7 +11,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <unordered_set>
 
 namespace shardscope::report::detail {
 
@@ -76,101 +74,6 @@ void markCollectives(session::Program& program, session::Stage stage, const ir::
     }
     annotations.ops[&op] = mark;
   });
-}
-
-// MLIR's SSA naming of one region (see io/mlir/printer.cpp, `Printer::nameRegion`, which this
-// mirrors): a region is numbered completely before the regions nested in it, which start from
-// the counters their parent region ended with; isolated ops start from zero.
-struct NameCounters {
-  unsigned nextValue = 0;
-  unsigned nextArg = 0;
-  unsigned nextConflict = 0;
-};
-
-std::string uniqueName(const std::string& base, NameCounters& counters,
-                       std::unordered_set<std::string>& used) {
-  std::string name = base;
-  if (used.count(name)) {
-    while (true) {
-      std::string probe = base + "_" + std::to_string(counters.nextConflict++);
-      if (!used.count(probe)) {
-        name = probe;
-        break;
-      }
-    }
-  }
-  used.insert(name);
-  return name;
-}
-
-// `used` holds the names of the enclosing regions; the names this region adds are taken out again
-// before returning (the printer copies the set per region instead, which is quadratic when many
-// nested regions sit under a region with many named values, as in per-device programs).
-void nameRegion(const ir::Region& region, NameCounters counters,
-                std::unordered_set<std::string>& used, AnalysisCache::ValueNames& names) {
-  using io::mlir::detail::lookupOpFormat;
-  using io::mlir::detail::OpFormat;
-  std::vector<std::string> added;
-  auto unique = [&](const std::string& base) {
-    std::string name = uniqueName(base, counters, used);
-    added.push_back(name);
-    return name;
-  };
-  const ir::Operation* parent = region.parentOp();
-  const OpFormat* parentFormat = parent ? lookupOpFormat(parent->name()) : nullptr;
-  unsigned regionIndex = 0;
-  if (parent)
-    for (unsigned i = 0; i < parent->numRegions(); ++i)
-      if (&parent->region(i) == &region)
-        regionIndex = i;
-  std::vector<std::string> hints;
-  for (const auto& block : region.blocks()) {
-    for (const auto& arg : block->arguments()) {
-      std::string base;
-      if (parentFormat && parentFormat->blockArgName)
-        base = std::string(parentFormat->blockArgName(*parent, regionIndex));
-      if (base.empty())
-        base = "arg" + std::to_string(counters.nextArg++);
-      names.emplace(arg.get(), "%" + unique(base));
-    }
-    for (const auto& op : block->ops()) {
-      if (op->numResults() == 0)
-        continue;
-      hints.clear();
-      if (const OpFormat* f = lookupOpFormat(op->name()); f && f->resultNames)
-        f->resultNames(*op, hints);
-      bool anyHint = std::any_of(hints.begin(), hints.end(), [](auto& h) { return !h.empty(); });
-      if (!anyHint) {
-        std::string group = "%" + std::to_string(counters.nextValue++);
-        for (unsigned i = 0; i < op->numResults(); ++i)
-          names.emplace(op->result(i),
-                        op->numResults() == 1 ? group : group + "#" + std::to_string(i));
-        continue;
-      }
-      for (unsigned i = 0; i < op->numResults(); ++i) {
-        std::string base = i < hints.size() ? hints[i] : std::string();
-        names.emplace(op->result(i), base.empty() ? "%" + std::to_string(counters.nextValue++)
-                                                  : "%" + unique(base));
-      }
-    }
-  }
-  for (const auto& block : region.blocks())
-    for (const auto& op : block->ops()) {
-      if (op->numRegions() == 0)
-        continue;
-      const OpFormat* f = lookupOpFormat(op->name());
-      bool isolated = f && f->isolatedFromAbove;
-      for (unsigned i = 0; i < op->numRegions(); ++i) {
-        if (isolated) {
-          std::unordered_set<std::string> fresh;
-          nameRegion(op->region(i), NameCounters{}, fresh, names);
-        } else {
-          nameRegion(op->region(i), counters, used, names);
-        }
-      }
-    }
-  for (const std::string& name : added)
-    used.erase(name);
 }
 
 void markVariance(const ir::Operation& fn, const analysis::ShardMapAnalysis& shardMaps,
@@ -246,10 +149,7 @@ AnalysisCache::costsByOp(const ir::Module& module) {
 const AnalysisCache::ValueNames& AnalysisCache::functionNames(const ir::Operation& fn) {
   auto [it, inserted] = m_names.try_emplace(&fn);
   if (inserted)
-    for (unsigned i = 0; i < fn.numRegions(); ++i) {
-      std::unordered_set<std::string> used;
-      nameRegion(fn.region(i), {}, used, it->second);
-    }
+    it->second = io::mlir::printedValueNames(fn);
   return it->second;
 }
 

@@ -19,12 +19,12 @@ std::string printModule(const ir::Module& module, size_t sizeHint) {
   return out;
 }
 
-std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Module& module) {
-  std::string unused;
-  detail::Printer printer(unused);
-  printer.nameModule(module);
+namespace {
+// Every value name `printer` assigned under `root`.
+std::unordered_map<const ir::Value*, std::string> namesUnder(const ir::Operation& root,
+                                                             detail::Printer& printer) {
   std::unordered_map<const ir::Value*, std::string> names;
-  module.op().walk([&](const ir::Operation& op) {
+  root.walk([&](const ir::Operation& op) {
     for (const auto& r : op.results())
       names.emplace(r.get(), printer.nameOf(r.get()));
     for (unsigned i = 0; i < op.numRegions(); ++i)
@@ -33,6 +33,21 @@ std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Mo
           names.emplace(arg.get(), printer.nameOf(arg.get()));
   });
   return names;
+}
+} // namespace
+
+std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Module& module) {
+  std::string unused;
+  detail::Printer printer(unused);
+  printer.nameModule(module);
+  return namesUnder(module.op(), printer);
+}
+
+std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Operation& function) {
+  std::string unused;
+  detail::Printer printer(unused);
+  printer.nameIsolated(function);
+  return namesUnder(function, printer);
 }
 
 std::vector<InputChunk> splitInputFile(std::string_view text) {

@@ -23,6 +23,9 @@ std::string printModule(const ir::Module& module, size_t sizeHint = 0);
 
 /// Returns the name every value of `module` has when printed (`%arg0`, `%3`, `%cst_1`, `%0#1`).
 std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Module& module);
+/// The same for the values of one function (names inside a function do not depend on the rest
+/// of the module), for callers that show one function of a big module.
+std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Operation& function);
 
 /// One `// -----` chunk of a `-split-input-file` buffer.
 struct InputChunk {

@@ -65,3 +65,43 @@ TEST(PrinterTest, SplitFileSectionsKeepNamesAndLines) {
   EXPECT_EQ(io::mlir::paddedChunk(sections[1].chunk), "\n\n\n\n\nc\n");
   EXPECT_TRUE(io::mlir::splitFileSections("no markers\n").empty());
 }
+
+// A function's names do not depend on the rest of the module: naming one function gives the
+// names naming the whole module gives its values.
+TEST(PrinterTest, FunctionNamesMatchModuleNames) {
+  support::CollectingSink sink;
+  auto module = io::mlir::parseModule(R"(func.func @f(%x: tensor<i32>) -> tensor<i32> {
+  %a = stablehlo.constant dense<1> : tensor<i32>
+  %b = stablehlo.add %x, %a : tensor<i32>
+  return %b : tensor<i32>
+}
+func.func @g(%y: tensor<i32>) -> tensor<i32> {
+  %c = stablehlo.constant dense<2> : tensor<i32>
+  %w:2 = stablehlo.while(%i = %y, %j = %c) : tensor<i32>, tensor<i32>
+  cond {
+    %lt = stablehlo.compare LT, %i, %j : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  } do {
+    %k = stablehlo.add %i, %j : tensor<i32>
+    stablehlo.return %k, %j : tensor<i32>, tensor<i32>
+  }
+  return %w#0 : tensor<i32>
+})",
+                                      1, sink);
+  ASSERT_TRUE(module);
+  const auto all = io::mlir::printedValueNames(*module);
+  const ir::Operation* g = module->lookupFunction("g");
+  const auto names = io::mlir::printedValueNames(*g);
+  size_t checked = 0;
+  for (const auto& [value, name] : names) {
+    ASSERT_TRUE(all.count(value));
+    EXPECT_EQ(name, all.at(value));
+    ++checked;
+  }
+  // @g's argument, the constant, the while's results and both regions' arguments and values.
+  EXPECT_GE(checked, 9u);
+  // Only @g's values.
+  for (const auto& block : ir::func::body(*module->lookupFunction("f"))->ops())
+    for (const auto& result : block->results())
+      EXPECT_FALSE(names.count(result.get()));
+}

@@ -24,6 +24,14 @@ public:
     std::unordered_set<std::string> used;
     nameRegion(module.op().region(0), {}, used);
   }
+  /// The same for the values of one op isolated from above (a function): its names do not
+  /// depend on the rest of the module.
+  void nameIsolated(const ir::Operation& op) {
+    for (unsigned i = 0; i < op.numRegions(); ++i) {
+      std::unordered_set<std::string> used;
+      nameRegion(op.region(i), {}, used);
+    }
+  }
 
   // Primitives for op formats.
   std::string& out() { return m_out; }
