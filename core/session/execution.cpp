@@ -12,30 +12,6 @@ namespace shardscope::session {
 
 namespace {
 
-const ir::Operation* pickFunction(const ir::Module& module, const std::string& wanted,
-                                  support::DiagnosticSink& sink) {
-  if (!wanted.empty()) {
-    std::string name = wanted.starts_with('@') ? wanted.substr(1) : wanted;
-    if (const ir::Operation* fn = module.lookupFunction(name))
-      return fn;
-    sink.error({}, "no function named '" + name + "'");
-    return nullptr;
-  }
-  if (const ir::Operation* fn = module.lookupFunction("main"))
-    return fn;
-  std::vector<const ir::Operation*> publicFns;
-  for (const ir::Operation* fn : module.functions()) {
-    const auto* visibility = fn->attr("sym_visibility").as<ir::StringAttr>();
-    if (!visibility || visibility->value == "public")
-      publicFns.push_back(fn);
-  }
-  if (publicFns.size() == 1)
-    return publicFns.front();
-  sink.error({}, "the program has no @main and " + std::to_string(publicFns.size()) +
-                     " public functions: pick one with --function");
-  return nullptr;
-}
-
 bool containsManualComputation(const ir::Operation& fn) {
   bool found = false;
   fn.walk([&](const ir::Operation& op) { found = found || op.is("sdy.manual_computation"); });

@@ -186,21 +186,9 @@ std::unique_ptr<ir::Module> Program::deriveGradient(Stage stage, const ir::Modul
   options.rules = stage == Stage::GradientNaive ? autodiff::CollectiveRules::Naive
                                                 : autodiff::CollectiveRules::Efficient;
   // With respect to every float argument of the function the other stages run.
-  const ir::Operation* function = module->lookupFunction("main");
-  if (!function) {
-    std::vector<ir::Operation*> functions = module->functions();
-    std::erase_if(functions, [](const ir::Operation* fn) {
-      const auto* visibility = fn->attr("sym_visibility").as<ir::StringAttr>();
-      return visibility && visibility->value == "private";
-    });
-    if (functions.size() == 1)
-      function = functions.front();
-  }
-  if (!function) {
-    sink.error({m_fileId, 1, 1, 0}, "the gradient stages need a function named 'main' or a "
-                                    "single public function");
+  const ir::Operation* function = pickFunction(*module, "", sink);
+  if (!function)
     return nullptr;
-  }
   options.function = std::string(ir::func::name(*function));
   ir::Type type = ir::func::type(*function);
   for (unsigned i = 0; i < type.elements().size(); ++i)
@@ -418,6 +406,30 @@ const ir::Mesh* functionMesh(const ir::Module& module, const ir::Operation& fn) 
 }
 
 } // namespace
+
+const ir::Operation* pickFunction(const ir::Module& module, const std::string& wanted,
+                                  support::DiagnosticSink& sink) {
+  if (!wanted.empty()) {
+    std::string name = wanted.starts_with('@') ? wanted.substr(1) : wanted;
+    if (const ir::Operation* fn = module.lookupFunction(name))
+      return fn;
+    sink.error({}, "no function named '" + name + "'");
+    return nullptr;
+  }
+  if (const ir::Operation* fn = module.lookupFunction("main"))
+    return fn;
+  std::vector<const ir::Operation*> publicFns;
+  for (const ir::Operation* fn : module.functions()) {
+    const auto* visibility = fn->attr("sym_visibility").as<ir::StringAttr>();
+    if (!visibility || visibility->value == "public")
+      publicFns.push_back(fn);
+  }
+  if (publicFns.size() == 1)
+    return publicFns.front();
+  sink.error({}, "the program has no @main and " + std::to_string(publicFns.size()) +
+                     " public functions: pick one with --function");
+  return nullptr;
+}
 
 const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* function) {
   if (function)

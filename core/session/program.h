@@ -188,6 +188,11 @@ private:
   std::shared_ptr<ExplainState> m_explain;
 };
 
+/// The function `wanted` names (a leading `@` is allowed), or when it is empty `main`, else the
+/// only public function. Null after reporting why to `sink`.
+const ir::Operation* pickFunction(const ir::Module& module, const std::string& wanted,
+                                  support::DiagnosticSink& sink);
+
 /// The mesh a function runs on: the mesh of the first sharding on `function`'s arguments,
 /// results or ops, else of any function's, else the module's only `sdy.mesh`. Null when there is
 /// none.

@@ -41,6 +41,15 @@ void selectOnlyRow(QTableView* view, bool& updating, int row) {
   updating = false;
 }
 
+// Sizes the columns to their contents, none wider than `maxWidth` (the last one too unless it
+// stretches), so that one long column does not crowd out the rest.
+void fitColumns(QTableView* view, int maxWidth, bool lastStretches) {
+  view->resizeColumnsToContents();
+  const int n = view->model()->columnCount() - (lastStretches ? 1 : 0);
+  for (int c = 0; c < n; ++c)
+    view->setColumnWidth(c, qMin(view->columnWidth(c), maxWidth));
+}
+
 } // namespace
 
 ValuesPanel::ValuesPanel(SessionContext* context, QWidget* parent)
@@ -69,9 +78,7 @@ void ValuesPanel::refresh() {
                      base >= 0 ? &program->stage(static_cast<StageId>(base)).values : nullptr);
   }
   // Keep every column readable, without letting the long Shardy attribute crowd out the rest.
-  resizeColumnsToContents();
-  for (int c = 0; c < m_model->columnCount(); ++c)
-    setColumnWidth(c, qMin(columnWidth(c), 420));
+  fitColumns(this, 420, /*lastStretches=*/false);
   m_updating = false;
   followSelection();
 }
@@ -106,9 +113,7 @@ void CollectivesPanel::refresh() {
                      base >= 0 ? &program->stage(static_cast<StageId>(base)).collectives
                                : nullptr);
   }
-  resizeColumnsToContents();
-  for (int c = 0; c < m_model->columnCount() - 1; ++c)
-    setColumnWidth(c, qMin(columnWidth(c), 240));
+  fitColumns(this, 240, /*lastStretches=*/true);
   m_updating = false;
   followSelection();
 }
@@ -211,11 +216,8 @@ void GradientPanel::refresh() {
   // gradient, by op id).
   m_efficient->setRows(efficient->collectives);
   m_naive->setRows(naive->collectives, &efficient->collectives);
-  for (QTableView* view : {m_efficientView, m_naiveView}) {
-    view->resizeColumnsToContents();
-    for (int c = 0; c < CollectivesModel::NumColumns - 1; ++c)
-      view->setColumnWidth(c, qMin(view->columnWidth(c), 200));
-  }
+  for (QTableView* view : {m_efficientView, m_naiveView})
+    fitColumns(view, 200, /*lastStretches=*/true);
   const auto total = [](const StageSnapshot& stage) {
     qint64 bytes = 0;
     for (const CollectiveRow& row : stage.collectives)
