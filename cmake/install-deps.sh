@@ -11,6 +11,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev
+  libgoogle-perftools-dev
   llvm-14-tools mlir-14-tools clang
   time
   xvfb xauth fonts-dejavu-core

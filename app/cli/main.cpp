@@ -2,6 +2,7 @@
 #include "app/cli/cli_support.h"
 
 #include "core/pipeline/pass_manager.h"
+#include "core/support/allocator.h"
 
 #include <cstdio>
 #include <string>
@@ -49,6 +50,7 @@ commands:
                   a self-contained HTML report, the SVG or DOT graph of one stage, or JSON
                   (resources/report.schema.json); format from OUT's extension; '-o -' for stdout
   passes          the transformation passes `opt` accepts
+  version         the version and the heap allocator in use
   help            this text
 )";
 
@@ -86,6 +88,11 @@ int main(int argc, char** argv) {
     return shardscope::cli::runTranspose(args);
   if (command == "serve")
     return shardscope::cli::runServe(args);
+  if (command == "version" || command == "--version") {
+    std::printf("shardscope-cli %s (allocator: %s)\n", SHARDSCOPE_VERSION_STRING,
+                shardscope::support::allocatorName().c_str());
+    return 0;
+  }
   if (command == "passes") {
     for (const auto* pass : shardscope::pipeline::PassRegistry::builtin().all())
       std::printf("  -%-40s %s\n", pass->name.c_str(), pass->summary.c_str());
