@@ -179,21 +179,7 @@ void BasicFactorPropagation::truncateByRemovingConflicts(
     std::vector<AxisRef>& axes,
     const std::function<std::optional<AxisRef>(const AxisRef&, int64_t)>& removeConflicts,
     const sharding::MeshView* mesh, bool conservative) const {
-  int64_t prevShardedSize = 1;
-  for (size_t i = 0; i < axes.size(); ++i) {
-    std::optional<AxisRef> kept = removeConflicts(axes[i], prevShardedSize);
-    if (!kept || (conservative && kept->subAxis)) {
-      axes.resize(i);
-      return;
-    }
-    if (!(*kept == axes[i])) {
-      axes[i] = *kept;
-      axes.resize(i + 1);
-      return;
-    }
-    if (mesh)
-      prevShardedSize *= mesh->sizeOf(*kept);
-  }
+  truncateAxes(axes, removeConflicts, mesh, conservative);
 }
 
 std::vector<AxisRef> BasicFactorPropagation::compatibleMajorShardingAxes(
@@ -203,7 +189,7 @@ std::vector<AxisRef> BasicFactorPropagation::compatibleMajorShardingAxes(
     return {};
   std::vector<AxisRef> axes = compatibleMajorAxes(projection, factor, direction);
   int64_t factorSize = input.factorSizes[factor];
-  truncateByRemovingConflicts(
+  truncateAxes(
       axes,
       [&](const AxisRef& axis, int64_t prevShardedSize) {
         return compatiblePrefix(axis, projection, factor, prevShardedSize, factorSize,

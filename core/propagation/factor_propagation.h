@@ -91,9 +91,36 @@ public:
       const std::function<std::optional<ir::AxisRef>(const ir::AxisRef&, int64_t)>& removeConflicts,
       const sharding::MeshView* mesh, bool conservative) const;
 
+  /// `truncateByRemovingConflicts` with any callable, for the hot loops (no `std::function`
+  /// call per axis).
+  template <typename RemoveConflicts>
+  static void truncateAxes(std::vector<ir::AxisRef>& axes, RemoveConflicts&& removeConflicts,
+                           const sharding::MeshView* mesh, bool conservative);
+
   /// The compatible major axes of `factor` ignoring conflicts with other factors.
   std::vector<ir::AxisRef> compatibleMajorAxes(const ShardingProjection& projection,
                                                int64_t factor, Direction direction) const;
 };
+
+template <typename RemoveConflicts>
+void BasicFactorPropagation::truncateAxes(std::vector<ir::AxisRef>& axes,
+                                          RemoveConflicts&& removeConflicts,
+                                          const sharding::MeshView* mesh, bool conservative) {
+  int64_t prevShardedSize = 1;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    std::optional<ir::AxisRef> kept = removeConflicts(axes[i], prevShardedSize);
+    if (!kept || (conservative && kept->subAxis)) {
+      axes.resize(i);
+      return;
+    }
+    if (!(*kept == axes[i])) {
+      axes[i] = std::move(*kept);
+      axes.resize(i + 1);
+      return;
+    }
+    if (mesh)
+      prevShardedSize *= mesh->sizeOf(*kept);
+  }
+}
 
 } // namespace shardscope::propagation

@@ -15,16 +15,26 @@ namespace {
 using ir::Attribute;
 using ir::Operation;
 
-void collectSymbolRefs(const Attribute& attr, std::set<std::string>& names) {
-  if (const auto* ref = attr.as<ir::SymbolRefAttr>()) {
-    if (!ref->path.empty())
-      names.insert(ref->path.front());
-  } else if (const auto* array = attr.as<ir::ArrayAttr>()) {
-    for (const Attribute& element : array->elements)
-      collectSymbolRefs(element, names);
-  } else if (const auto* dict = attr.as<ir::DictionaryAttr>()) {
-    for (const ir::NamedAttribute& entry : dict->entries)
-      collectSymbolRefs(Attribute(entry.value), names);
+// Looks at the attribute storage directly: this runs on every attribute of every op, and
+// wrapping each in an `Attribute` would copy (and count) its shared pointer.
+void collectSymbolRefs(const ir::AttrStorage* attr, std::set<std::string>& names) {
+  if (!attr)
+    return;
+  switch (attr->kind) {
+  case Attribute::Kind::SymbolRef:
+    if (const auto& path = static_cast<const ir::SymbolRefAttr*>(attr)->path; !path.empty())
+      names.insert(path.front());
+    break;
+  case Attribute::Kind::Array:
+    for (const Attribute& element : static_cast<const ir::ArrayAttr*>(attr)->elements)
+      collectSymbolRefs(element.impl().get(), names);
+    break;
+  case Attribute::Kind::Dictionary:
+    for (const ir::NamedAttribute& entry : static_cast<const ir::DictionaryAttr*>(attr)->entries)
+      collectSymbolRefs(entry.value.get(), names);
+    break;
+  default:
+    break;
   }
 }
 
@@ -47,7 +57,7 @@ std::set<std::string> liveFunctions(const ir::Module& module) {
     fn->walk([&](const Operation& op) {
       if (&op != fn)
         for (const ir::NamedAttribute& a : op.attributes())
-          collectSymbolRefs(Attribute(a.value), refs);
+          collectSymbolRefs(a.value.get(), refs);
     });
     for (const std::string& name : refs)
       if (Operation* callee = module.lookupFunction(name); callee && live.insert(name).second)

@@ -44,6 +44,17 @@ constexpr std::string_view kElementwiseOps[] = {
     "sdy.reshard",
 };
 
+// A cheap hash of an op name: its length and its last characters (enough to tell the names of
+// the list apart; equal names are still compared in full).
+struct OpNameHash {
+  size_t operator()(std::string_view name) const {
+    size_t hash = name.size();
+    for (size_t i = name.size() > 4 ? name.size() - 4 : 0; i < name.size(); ++i)
+      hash = hash * 131 + static_cast<unsigned char>(name[i]);
+    return hash;
+  }
+};
+
 struct SourceTensor {
   int64_t index = -1;
   int64_t size = -1;
@@ -75,8 +86,8 @@ std::vector<SourceTensor> sourceTensors(const ShardingProjection& projection,
 // Element-wise ops don't propagate sideways to an operand beyond what a result holds: an operand
 // sharded further than the result would only be all-gathered again.
 void cancelSidewaysForElementwise(const ShardingProjection& projection, int64_t factor,
-                                  std::vector<AxisRef>& axes, const ir::Operation* op) {
-  if (!op || !isElementwise(*op))
+                                  std::vector<AxisRef>& axes, bool elementwise) {
+  if (!elementwise)
     return;
   for (const TensorFactorShardings& result : projection.results())
     if (const FactorSharding* fs = result.find(factor);
@@ -92,10 +103,10 @@ Direction directionOf(const FactorPropagationInput& input, size_t factor) {
 // more sharded candidates, then the smaller source index and factor index.
 std::vector<size_t> factorOrder(const ShardingProjection& projection,
                                 const FactorPropagationInput& input,
-                                const std::vector<std::vector<AxisRef>>& candidates) {
+                                const std::vector<std::vector<AxisRef>>& candidates,
+                                bool elementwise) {
   size_t numFactors = input.factorSizes.size();
   std::vector<SourceTensor> sources = sourceTensors(projection, input.factorSizes, candidates);
-  bool elementwise = input.op && isElementwise(*input.op);
   std::vector<int64_t> shardedSize(numFactors, 0);
   for (size_t f = 0; f < numFactors && elementwise; ++f) {
     shardedSize[f] = 1;
@@ -118,10 +129,10 @@ bool isElementwise(const ir::Operation& op) {
     return op.numOperands() == 1 && op.numResults() == 1 &&
            op.operand(0)->type().isTensor() && op.result(0)->type().isTensor() &&
            std::ranges::equal(op.operand(0)->type().shape(), op.result(0)->type().shape());
-  // Hot (the op-priority schedule asks for every factor of every visit): a hash lookup rather
-  // than a scan of the list.
-  static const std::unordered_set<std::string_view> kSet(std::begin(kElementwiseOps),
-                                                         std::end(kElementwiseOps));
+  // Hot (the op-priority schedule asks for every op of every round): a hash lookup rather than a
+  // scan of the list, with a hash that skips the dialect prefix all names share.
+  static const std::unordered_set<std::string_view, OpNameHash> kSet(std::begin(kElementwiseOps),
+                                                                     std::end(kElementwiseOps));
   return kSet.contains(op.name());
 }
 
@@ -129,10 +140,13 @@ std::vector<AxisRef> AggressiveFactorPropagation::propagatedAxes(
     const TensorFactorShardings& tensor, int64_t factor, std::vector<AxisRef> candidates,
     const FactorPropagationInput& input) const {
   const FactorSharding* fs = tensor.find(factor);
-  if (!fs)
+  // Removing conflicts only shortens the candidates (or shrinks the last one to a prefix
+  // sub-axis): when the tensor's axes aren't a strict prefix of them, they won't be of what
+  // remains. Checked first because it's the common case, and cheap.
+  if (!fs || !isStrictAxisListPrefix(fs->axes, candidates))
     return {};
   int64_t factorSize = input.factorSizes[factor];
-  truncateByRemovingConflicts(
+  truncateAxes(
       candidates,
       [&](const AxisRef& axis, int64_t prevShardedSize) {
         return noConflictsWithinFactor(axis, tensor, *fs, prevShardedSize, factorSize, input.mesh);
@@ -141,7 +155,7 @@ std::vector<AxisRef> AggressiveFactorPropagation::propagatedAxes(
   if (!isStrictAxisListPrefix(fs->axes, candidates))
     return {};
   // Conflicts with the tensor's other factors, as already updated for earlier factors.
-  truncateByRemovingConflicts(
+  truncateAxes(
       candidates,
       [&](const AxisRef& axis, int64_t) {
         return noConflictsAcrossFactors(axis, tensor, factor, {});
@@ -170,7 +184,10 @@ TensorUpdates AggressiveFactorPropagation::propagate(ShardingProjection& project
   if (std::all_of(candidates.begin(), candidates.end(), [](const auto& c) { return c.empty(); }))
     return updates;
   size_t numOperands = projection.numOperands();
-  for (size_t f : factorOrder(projection, input, candidates)) {
+  bool elementwise = input.op && isElementwise(*input.op);
+  for (size_t f : factorOrder(projection, input, candidates, elementwise)) {
+    if (candidates[f].empty())
+      continue; // no tensor can take anything
     Direction d = directionOf(input, f);
     auto factor = static_cast<int64_t>(f);
     // Backward propagation doesn't move axes sideways between results, nor forward between
@@ -186,7 +203,7 @@ TensorUpdates AggressiveFactorPropagation::propagate(ShardingProjection& project
       std::vector<AxisRef> axes = propagatedAxes(tensor, factor, candidates[f], input);
       if (axes.empty())
         continue;
-      cancelSidewaysForElementwise(projection, factor, axes, input.op);
+      cancelSidewaysForElementwise(projection, factor, axes, elementwise);
       if (tensor.expandAxes(factor, axes))
         updates.operands[o] = true;
     }

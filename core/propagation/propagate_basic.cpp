@@ -29,38 +29,45 @@ public:
       : m_module(module), m_options(options), m_sink(sink), m_groups(groups), m_trace(trace),
         m_context(module) {}
 
-  void basic(const OpDirectionFn& direction) { runWith(m_basic, direction); }
+  void basic(const OpDirectionsFn& direction) { runWith(m_basic, direction); }
 
-  void aggressive(const OpDirectionFn& direction) {
+  // `round` is the op-priority round `direction` is of, or -1.
+  void aggressive(const OpDirectionsFn& direction, int round = -1) {
     if (m_options.strategy != PropagationStrategy::Aggressive)
-      runWith(m_basic, direction);
+      runWith(m_basic, direction, round);
     if (m_options.strategy != PropagationStrategy::Basic)
-      runWith(m_aggressive, direction);
+      runWith(m_aggressive, direction, round);
   }
 
-  void opPriority(const OpDirectionFn& direction) {
+  void opPriority() {
     if (!m_options.runOpPriorityPropagation) {
-      aggressive(direction);
+      aggressive(nullptr);
       return;
     }
     for (int round = 0; round < kNumOpPriorities; ++round)
-      aggressive(opPriorityDirection(round, direction));
+      aggressive(m_opPrioritySchedule[static_cast<size_t>(round)], round);
   }
 
   void userPriority() {
     std::vector<PriorityRound> rounds = initializeUserPriorities(m_module);
-    opPriority(nullptr);
+    opPriority();
     for (const PriorityRound& round : rounds) {
       applyUserPriority(round);
-      opPriority(nullptr);
+      m_context.forgetCleanOps(); // tensors changed behind the engine's back
+      opPriority();
     }
   }
 
 private:
-  void runWith(const FactorPropagation& strategy, const OpDirectionFn& direction) {
+  void runWith(const FactorPropagation& strategy, const OpDirectionsFn& direction,
+               int round = -1) {
     EngineConfig config;
     config.factorPropagation = &strategy;
     config.direction = direction;
+    if (round >= 0) {
+      config.schedule = m_opPrioritySchedule;
+      config.round = round;
+    }
     config.conservative = m_options.conservativePropagation;
     config.keepShardingRules = m_options.keepShardingRules;
     config.groups = &m_groups;
@@ -78,6 +85,13 @@ private:
   BasicFactorPropagation m_basic;
   AggressiveFactorPropagation m_aggressive;
   PropagationContext m_context;
+  // The direction functions of the op-priority rounds, shared by all runs.
+  std::vector<OpDirectionsFn> m_opPrioritySchedule = [] {
+    std::vector<OpDirectionsFn> schedule;
+    for (int round = 0; round < kNumOpPriorities; ++round)
+      schedule.push_back(opPriorityDirections(round));
+    return schedule;
+  }();
 };
 
 } // namespace
@@ -97,7 +111,7 @@ bool propagate(ir::Module& module, const PropagationOptions& options,
     runner.aggressive(nullptr);
     break;
   case PropagationLevel::OpPriority:
-    runner.opPriority(nullptr);
+    runner.opPriority();
     break;
   case PropagationLevel::UserPriority:
     runner.userPriority();

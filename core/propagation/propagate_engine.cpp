@@ -17,29 +17,23 @@ using ir::Value;
 
 // --- Helpers --------------------------------------------------------------------------------
 
-std::optional<CommonMesh> commonMesh(const ir::Module& module,
-                                     std::span<const std::optional<TensorSharding>> a,
-                                     std::span<const std::optional<TensorSharding>> b) {
+std::optional<CommonMesh> commonMesh(PropagationContext& context,
+                                     std::span<const TensorSharding* const> shardings) {
   std::optional<CommonMesh> common;
-  auto visit = [&](const std::optional<TensorSharding>& s) {
+  auto isEmpty = [](const ir::Mesh& m) { return m.axes.empty() && m.deviceIds.empty(); };
+  for (const TensorSharding* s : shardings) {
     if (!s)
-      return true;
-    const ir::Mesh* mesh = ir::resolveMesh(module, *s);
+      continue;
+    const ir::Mesh* mesh = context.mesh(*s);
     if (!mesh)
-      return true;
-    auto isEmpty = [](const ir::Mesh& m) { return m.axes.empty() && m.deviceIds.empty(); };
+      continue;
     if (!common || isEmpty(*common->mesh)) {
       common = CommonMesh{mesh, s->meshName, s->inlineMesh};
-      return true;
+      continue;
     }
-    return *mesh == *common->mesh || isEmpty(*mesh);
-  };
-  for (const auto& s : a)
-    if (!visit(s))
+    if (mesh != common->mesh && !(*mesh == *common->mesh) && !isEmpty(*mesh))
       return std::nullopt;
-  for (const auto& s : b)
-    if (!visit(s))
-      return std::nullopt;
+  }
   return common;
 }
 
@@ -60,38 +54,51 @@ ir::OpShardingRule identityRule(const ir::Type& type, size_t numOperands) {
 namespace {
 
 // `shardingOf` for the common case, a result of a StableHLO op other than a data-flow op: its
-// sharding is entry `index` of the op's `sdy.sharding` list, read without copying the list.
-std::optional<std::optional<TensorSharding>> fastShardingOf(const Value& value) {
+// sharding is entry `index` of the op's `sdy.sharding` list, shared with the list's attribute.
+// Nothing when the value isn't such a result; a null pointer when it has no sharding.
+std::optional<std::shared_ptr<const TensorSharding>> fastShardingOf(const Value& value) {
   const Operation* def = value.definingOp();
   if (!def || value.isBlockArgument())
     return std::nullopt;
   std::string_view name = def->name();
   if (!name.starts_with("stablehlo.") || isDataFlowOp(*def))
     return std::nullopt;
-  const auto* list = def->attr("sdy.sharding").as<ir::ShardingPerValueAttr>();
+  ir::Attribute attr = def->attr("sdy.sharding");
+  const auto* list = attr.as<ir::ShardingPerValueAttr>();
   if (!list || value.index() >= list->shardings.size())
-    return std::optional<TensorSharding>();
-  return std::optional<TensorSharding>(list->shardings[value.index()]);
+    return std::shared_ptr<const TensorSharding>();
+  // Aliasing constructor: owns the attribute, points at the entry.
+  return std::shared_ptr<const TensorSharding>(attr.impl(), &list->shardings[value.index()]);
+}
+
+std::shared_ptr<const TensorSharding> shareCopy(std::optional<TensorSharding> sharding) {
+  return sharding ? std::make_shared<const TensorSharding>(std::move(*sharding)) : nullptr;
 }
 
 } // namespace
 
-std::optional<TensorSharding> readTensor(const TensorRef& ref) {
+std::shared_ptr<const TensorSharding> readTensorShared(const TensorRef& ref) {
   switch (ref.kind) {
   case TensorRef::Kind::Value:
     if (!ref.value)
-      return std::nullopt;
+      return nullptr;
     if (auto fast = fastShardingOf(*ref.value))
       return std::move(*fast);
-    return shardingOf(*ref.value);
+    return shareCopy(shardingOf(*ref.value));
   case TensorRef::Kind::EdgeTarget: {
     const auto* s = ref.op->attr("sharding").as<ir::ShardingAttr>();
-    return transformEdgeSharding(*ref.op, s ? std::optional(s->sharding) : std::nullopt,
-                                 EdgeTransform::BeforePropagation);
+    return shareCopy(transformEdgeSharding(
+        *ref.op, s ? std::optional(s->sharding) : std::nullopt, EdgeTransform::BeforePropagation));
   }
   case TensorRef::Kind::FuncResult:
-    return getFuncResultSharding(*ref.op, ref.index);
+    return shareCopy(getFuncResultSharding(*ref.op, ref.index));
   }
+  return nullptr;
+}
+
+std::optional<TensorSharding> readTensor(const TensorRef& ref) {
+  if (std::shared_ptr<const TensorSharding> s = readTensorShared(ref))
+    return *s;
   return std::nullopt;
 }
 
@@ -137,18 +144,28 @@ bool isStructural(const Operation& op) {
          op.is("sdy.manual_computation") || op.is("sdy.named_computation");
 }
 
-std::vector<std::optional<TensorSharding>> readAll(std::span<const TensorRef> operands,
-                                                   std::span<const TensorRef> results) {
-  std::vector<std::optional<TensorSharding>> shardings;
-  for (const TensorRef& ref : operands)
-    shardings.push_back(readTensor(ref));
-  for (const TensorRef& ref : results)
-    shardings.push_back(readTensor(ref));
-  return shardings;
-}
+// The shardings of a step's tensors (operands ++ results), read without copying: `held` keeps
+// them alive while the step writes tensors, `pointers` views them (null: no sharding).
+struct StepShardings {
+  std::vector<std::shared_ptr<const TensorSharding>> held;
+  std::vector<const TensorSharding*> pointers;
+
+  StepShardings(std::span<const TensorRef> operands, std::span<const TensorRef> results) {
+    held.reserve(operands.size() + results.size());
+    pointers.reserve(operands.size() + results.size());
+    for (const TensorRef& ref : operands)
+      add(readTensorShared(ref));
+    for (const TensorRef& ref : results)
+      add(readTensorShared(ref));
+  }
+  void add(std::shared_ptr<const TensorSharding> s) {
+    pointers.push_back(s.get());
+    held.push_back(std::move(s));
+  }
+};
 
 // Returns true when every present sharding has the rank of its tensor mapping in `rule`.
-bool fitsRule(std::span<const std::optional<TensorSharding>> shardings, size_t numOperands,
+bool fitsRule(std::span<const TensorSharding* const> shardings, size_t numOperands,
               const ir::OpShardingRule& rule) {
   for (size_t t = 0; t < shardings.size(); ++t) {
     const ir::TensorMapping& mapping =
@@ -157,6 +174,27 @@ bool fitsRule(std::span<const std::optional<TensorSharding>> shardings, size_t n
       return false;
   }
   return true;
+}
+
+// The direction key of an op not asked for yet in the run.
+constexpr uint64_t kUnknownDirections = ~uint64_t{0};
+
+// Directions are kept as keys of 2 bits per factor, which fit up to this many factors.
+constexpr size_t kMaxKeyFactors = 31;
+
+uint64_t encodeDirections(std::span<const Direction> directions) {
+  if (directions.size() > kMaxKeyFactors)
+    return PropagationContext::kUncacheableDirections;
+  uint64_t key = 0;
+  for (size_t f = 0; f < directions.size(); ++f)
+    key |= static_cast<uint64_t>(directions[f]) << (2 * f);
+  return key;
+}
+
+void decodeDirections(uint64_t key, size_t numFactors, std::vector<Direction>& out) {
+  out.resize(numFactors);
+  for (size_t f = 0; f < numFactors; ++f)
+    out[f] = static_cast<Direction>((key >> (2 * f)) & 3);
 }
 
 } // namespace
@@ -168,7 +206,7 @@ struct PropagationEngine::Step {
   std::span<const TensorRef> operands;
   std::span<const TensorRef> results;
   const ir::OpShardingRule& rule;
-  std::vector<std::optional<TensorSharding>> shardings; // operands ++ results, before the step
+  StepShardings shardings; // operands ++ results, before the step
   CommonMesh mesh;
   sharding::MeshView view;
   ShardingProjection projection;
@@ -185,25 +223,60 @@ struct PropagationEngine::Step {
 };
 
 PropagationContext::PropagationContext(ir::Module& module)
-    : m_calls(std::make_unique<CallGraph>(module)) {
+    : m_module(module), m_calls(std::make_unique<CallGraph>(module)) {
   for (auto& top : module.body().ops())
     top->walk([&](Operation& op) { m_ops.push_back(&op); });
   m_numPreorder = m_ops.size();
-  m_index.reserve(m_ops.size());
   for (size_t i = 0; i < m_ops.size(); ++i)
-    m_index.emplace(m_ops[i], static_cast<uint32_t>(i));
+    addSlot(m_ops[i], static_cast<uint32_t>(i));
   m_kinds.assign(m_ops.size(), OpKind::Unknown);
 }
 
 PropagationContext::~PropagationContext() = default;
 
-uint32_t PropagationContext::indexOf(Operation* op) {
-  auto [it, added] = m_index.emplace(op, static_cast<uint32_t>(m_ops.size()));
-  if (added) {
-    m_ops.push_back(op);
-    m_kinds.push_back(OpKind::Unknown);
+// The slot holding `op`, or the empty slot where it would go (linear probing from its hash).
+size_t PropagationContext::slotOf(const Operation* op) const {
+  size_t mask = m_slotOps.size() - 1;
+  size_t slot = static_cast<size_t>((reinterpret_cast<uintptr_t>(op) * 0x9E3779B97F4A7C15ULL) >>
+                                    (64 - m_slotBits));
+  while (m_slotOps[slot] && m_slotOps[slot] != op)
+    slot = (slot + 1) & mask;
+  return slot;
+}
+
+void PropagationContext::addSlot(const Operation* op, uint32_t index) {
+  // Keep the table at most half full, so probes stay short.
+  if (2 * (static_cast<size_t>(index) + 1) > m_slotOps.size()) {
+    std::vector<const Operation*> oldOps = std::move(m_slotOps);
+    std::vector<uint32_t> oldIndices = std::move(m_slotIndices);
+    m_slotBits = std::max(m_slotBits + 1, 4);
+    while ((size_t{1} << m_slotBits) < 2 * (static_cast<size_t>(index) + 1))
+      ++m_slotBits;
+    m_slotOps.assign(size_t{1} << m_slotBits, nullptr);
+    m_slotIndices.assign(size_t{1} << m_slotBits, 0);
+    for (size_t i = 0; i < oldOps.size(); ++i)
+      if (oldOps[i]) {
+        size_t slot = slotOf(oldOps[i]);
+        m_slotOps[slot] = oldOps[i];
+        m_slotIndices[slot] = oldIndices[i];
+      }
   }
-  return it->second;
+  size_t slot = slotOf(op);
+  m_slotOps[slot] = op;
+  m_slotIndices[slot] = index;
+}
+
+uint32_t PropagationContext::indexOf(Operation* op) {
+  if (!m_slotOps.empty()) {
+    size_t slot = slotOf(op);
+    if (m_slotOps[slot] == op)
+      return m_slotIndices[slot];
+  }
+  auto index = static_cast<uint32_t>(m_ops.size());
+  m_ops.push_back(op);
+  m_kinds.push_back(OpKind::Unknown);
+  addSlot(op, index);
+  return index;
 }
 
 PropagationContext::OpKind PropagationContext::kind(uint32_t index) {
@@ -225,6 +298,94 @@ PropagationContext::OpKind PropagationContext::kind(uint32_t index) {
     k = OpKind::Registered;
   return k;
 }
+
+namespace {
+
+void hashCombine(uint64_t& seed, uint64_t value) {
+  seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+}
+
+void hashInts(uint64_t& seed, const std::vector<int64_t>& values) {
+  hashCombine(seed, values.size());
+  for (int64_t v : values)
+    hashCombine(seed, static_cast<uint64_t>(v));
+}
+
+uint64_t hashRule(const ir::OpShardingRule& rule) {
+  uint64_t seed = rule.isCustom ? 1 : 0;
+  for (const auto* mappings : {&rule.operands, &rule.results}) {
+    hashCombine(seed, mappings->size());
+    for (const ir::TensorMapping& mapping : *mappings) {
+      hashCombine(seed, mapping.dims.size());
+      for (const std::vector<int64_t>& factors : mapping.dims)
+        hashInts(seed, factors);
+    }
+  }
+  for (const auto* list : {&rule.factorSizes, &rule.reductionFactors, &rule.needReplicationFactors,
+                           &rule.permutationFactors, &rule.blockedPropagationFactors})
+    hashInts(seed, *list);
+  return seed;
+}
+
+} // namespace
+
+const ir::OpShardingRule* PropagationContext::rule(uint32_t index, bool conservative,
+                                                   bool attach) {
+  if (index >= m_ruleStates.size()) {
+    m_ruleStates.resize(m_ops.size(), RuleState::Unknown);
+    m_rules.resize(m_ops.size());
+  }
+  if (m_ruleStates[index] == RuleState::Unknown) {
+    Operation& op = *m_ops[index];
+    ir::Attribute existing = op.attr("sdy.sharding_rule");
+    if (existing.as<ir::ShardingRuleAttr>()) {
+      m_rules[index] = std::move(existing); // what `shardingRuleFor` returns for the op
+    } else if (std::optional<ir::OpShardingRule> built =
+                   shardingRuleFor(op, RuleOptions{conservative})) {
+      // Share one attribute among ops with equal rules (most ops of a program repeat a few).
+      uint64_t hash = hashRule(*built);
+      auto [first, last] = m_internedRules.equal_range(hash);
+      auto same = std::find_if(first, last, [&](const auto& entry) {
+        return entry.second.template as<ir::ShardingRuleAttr>()->rule == *built;
+      });
+      if (same == last)
+        same = m_internedRules.emplace(hash, ir::Attribute::shardingRule(std::move(*built)));
+      m_rules[index] = same->second;
+      if (attach && !existing)
+        op.setAttr("sdy.sharding_rule", m_rules[index]);
+    }
+    m_ruleStates[index] = m_rules[index] ? RuleState::Built : RuleState::None;
+  }
+  const auto* attr = m_rules[index].as<ir::ShardingRuleAttr>();
+  return attr ? &attr->rule : nullptr;
+}
+
+const ir::Mesh* PropagationContext::mesh(const TensorSharding& sharding) {
+  if (sharding.inlineMesh)
+    return sharding.inlineMesh.get();
+  for (const auto& [name, mesh] : m_meshes)
+    if (name == sharding.meshName)
+      return mesh;
+  const ir::Mesh* mesh = m_module.lookupMesh(sharding.meshName);
+  m_meshes.emplace_back(sharding.meshName, mesh);
+  return mesh;
+}
+
+void PropagationContext::beginRun(const void* strategy, bool conservative) {
+  ++m_run;
+  if (strategy != m_strategy || conservative != m_conservative)
+    forgetCleanOps();
+  m_strategy = strategy;
+  m_conservative = conservative;
+}
+
+void PropagationContext::markClean(uint32_t index, uint64_t directions) {
+  if (index >= m_clean.size())
+    m_clean.resize(std::max<size_t>(m_ops.size(), index + 1));
+  m_clean[index] = CleanState{directions, m_run};
+}
+
+void PropagationContext::forgetCleanOps() { std::fill(m_clean.begin(), m_clean.end(), CleanState{}); }
 
 PropagationEngine::PropagationEngine(ir::Module& module, EngineConfig config,
                                      support::DiagnosticSink& sink)
@@ -261,6 +422,8 @@ bool checkStaticShapes(ir::Module& module, support::DiagnosticSink& sink) {
 }
 
 void PropagationEngine::run() {
+  m_context->beginRun(m_config.factorPropagation, m_config.conservative);
+  m_directionKeys.assign(m_context->size(), kUnknownDirections);
   propagateFuncResults();
   // Like MLIR's greedy driver: re-run whole sweeps until one changes nothing (the worklist makes
   // the first sweep reach the fixpoint; the second confirms it).
@@ -271,19 +434,15 @@ void PropagationEngine::run() {
     uint32_t index = 0;
     while (pop(index)) {
       Operation* op = m_context->op(index);
-      // A registered op whose last visit in this run changed nothing and none of whose tensors
-      // changed since (every change notifies it) would change nothing again: its step only
-      // depends on its own tensors, its rule and the direction, fixed for the run.
-      if (index < m_clean.size() && m_clean[index])
+      // A clean op would change nothing (see PropagationContext): skipping it changes neither the
+      // IR nor the worklist.
+      if (isClean(index))
         continue;
       m_current = op;
       bool opChanged = visit(*op, index);
       changed = opChanged || changed;
-      if (!opChanged && m_context->kind(index) == PropagationContext::OpKind::Registered) {
-        if (index >= m_clean.size())
-          m_clean.resize(std::max<size_t>(m_context->size(), index + 1), 0);
-        m_clean[index] = 1;
-      }
+      if (!opChanged && m_context->kind(index) == PropagationContext::OpKind::Registered)
+        m_context->markClean(index, directionKey(index));
     }
     m_current = nullptr;
     if (!changed)
@@ -306,63 +465,109 @@ bool PropagationEngine::visit(Operation& op, uint32_t index) {
   case Kind::Call:
     if (m_config.linkCalls)
       return visitCall(op);
-    return visitRegistered(op);
+    return visitRegistered(op, index);
   case Kind::Structural:
     return false;
   default:
-    return visitRegistered(op);
+    return visitRegistered(op, index);
   }
 }
 
-bool PropagationEngine::visitRegistered(Operation& op) {
-  std::vector<TensorRef> operands, results;
-  operands.reserve(op.numOperands());
-  results.reserve(op.numResults());
-  for (Value* v : op.operands())
-    operands.push_back(TensorRef::of(v));
-  for (const auto& r : op.results())
-    results.push_back(TensorRef::of(r.get()));
-  // Without a common mesh the step does nothing whatever the rule: when the rule needn't be
-  // attached to the op, find that out before building it (reading shardings has no effect).
-  std::optional<std::vector<std::optional<TensorSharding>>> shardings;
-  if (!m_config.keepShardingRules) {
-    shardings = readAll(operands, results);
-    if (!commonMesh(m_module, *shardings, {}))
-      return false;
-  }
-  // Rebuilt on every visit (see PropagationContext).
-  std::optional<ir::OpShardingRule> rule = shardingRuleFor(op, RuleOptions{m_config.conservative});
-  if (!rule)
-    return false;
-  if (m_config.keepShardingRules && !op.hasAttr("sdy.sharding_rule"))
-    op.setAttr("sdy.sharding_rule", ir::Attribute::shardingRule(*rule));
-  if (rule->operands.size() != op.numOperands() || rule->results.size() != op.numResults())
-    return false;
-  const ir::OpShardingRule& r = *rule;
-  // The direction of every factor, computed once for the step (the direction functions are pure).
-  std::vector<Direction> directions(r.factorSizes.size(), Direction::Both);
-  for (size_t f = 0; f < directions.size(); ++f) {
-    auto factor = static_cast<int64_t>(f);
-    if (std::find(r.blockedPropagationFactors.begin(), r.blockedPropagationFactors.end(),
-                  factor) != r.blockedPropagationFactors.end())
-      directions[f] = Direction::None;
-    else if (m_config.direction)
-      directions[f] = m_config.direction(op, factor, &r);
-  }
-  FactorDirectionFn direction = [&](int64_t factor) {
+// Only registered ops are ever marked clean.
+bool PropagationEngine::isClean(uint32_t index) {
+  if (m_context->cleanInCurrentRun(index))
+    return true;
+  std::optional<uint64_t> cleanDirections = m_context->cleanDirections(index);
+  return cleanDirections && *cleanDirections == directionKey(index);
+}
+
+void PropagationEngine::computeDirections(const Operation& op, const ir::OpShardingRule& rule,
+                                          const OpDirectionsFn& direction,
+                                          std::vector<Direction>& out) const {
+  out.assign(rule.factorSizes.size(), Direction::Both);
+  if (direction)
+    direction(op, &rule, out);
+  for (int64_t factor : rule.blockedPropagationFactors)
+    if (factor >= 0 && static_cast<size_t>(factor) < out.size())
+      out[static_cast<size_t>(factor)] = Direction::None;
+}
+
+// The directions of an op propagated with an identity of `numFactors` factors (no rule).
+std::vector<Direction> PropagationEngine::identityDirections(const Operation& op,
+                                                             size_t numFactors) const {
+  std::vector<Direction> directions(numFactors, Direction::Both);
+  if (m_config.direction)
+    m_config.direction(op, nullptr, directions);
+  return directions;
+}
+
+namespace {
+
+FactorDirectionFn lookUp(const std::vector<Direction>& directions) {
+  return [&directions](int64_t factor) {
     return static_cast<size_t>(factor) < directions.size()
                ? directions[static_cast<size_t>(factor)]
                : Direction::Both;
   };
+}
+
+} // namespace
+
+// The directions of op `index` along each factor of its rule in this run (the direction
+// functions are pure, so they are asked once per run), as a key (0 for an op without a rule).
+uint64_t PropagationEngine::directionKey(uint32_t index) {
+  if (index >= m_directionKeys.size())
+    m_directionKeys.resize(std::max<size_t>(m_context->size(), index + 1), kUnknownDirections);
+  uint64_t& key = m_directionKeys[index];
+  if (key != kUnknownDirections)
+    return key;
+  const ir::OpShardingRule* rule =
+      m_context->rule(index, m_config.conservative, m_config.keepShardingRules);
+  auto keyOf = [&](const OpDirectionsFn& direction) {
+    computeDirections(*m_context->op(index), *rule, direction, m_directions);
+    return encodeDirections(m_directions);
+  };
+  if (!rule)
+    key = 0;
+  else if (!m_config.schedule.empty())
+    key = m_context->scheduledDirections(index, m_config.schedule, m_config.round,
+                                         [&](int round) { return keyOf(m_config.schedule[round]); });
+  else
+    key = keyOf(m_config.direction);
+  return key;
+}
+
+bool PropagationEngine::visitRegistered(Operation& op, uint32_t index) {
+  const ir::OpShardingRule* rule =
+      m_context->rule(index, m_config.conservative, m_config.keepShardingRules);
+  if (!rule)
+    return false;
+  const ir::OpShardingRule& r = *rule;
+  if (r.operands.size() != op.numOperands() || r.results.size() != op.numResults())
+    return false;
+  // The direction of every factor, fixed for the run.
+  uint64_t key = directionKey(index);
+  if (key == PropagationContext::kUncacheableDirections)
+    computeDirections(op, r, m_config.direction, m_directions);
+  else
+    decodeDirections(key, r.factorSizes.size(), m_directions);
   // The built-in strategies change nothing along factors that can't propagate.
   const std::type_info& strategy = typeid(*m_config.factorPropagation);
   if ((strategy == typeid(BasicFactorPropagation) ||
        strategy == typeid(AggressiveFactorPropagation)) &&
-      std::all_of(directions.begin(), directions.end(),
+      std::all_of(m_directions.begin(), m_directions.end(),
                   [](Direction d) { return d == Direction::None; }))
     return false;
-  return propagateTensors(op, operands, results, r, direction, true, m_config.conservative,
-                          shardings ? &*shardings : nullptr);
+  FactorDirectionFn direction = lookUp(m_directions);
+  std::vector<TensorRef> refs;
+  refs.reserve(op.numOperands() + op.numResults());
+  for (Value* v : op.operands())
+    refs.push_back(TensorRef::of(v));
+  for (const auto& result : op.results())
+    refs.push_back(TensorRef::of(result.get()));
+  std::span<const TensorRef> all(refs);
+  return propagateTensors(op, all.first(op.numOperands()), all.subspan(op.numOperands()), r,
+                          direction, true, m_config.conservative);
 }
 
 bool PropagationEngine::visitDataFlowEdge(Operation& edge) {
@@ -373,10 +578,9 @@ bool PropagationEngine::visitDataFlowEdge(Operation& edge) {
     sources.push_back(TensorRef::of(source));
   TensorRef target{TensorRef::Kind::EdgeTarget, edge.result(0), &edge, 0};
   ir::OpShardingRule rule = identityRule(edge.result(0)->type(), sources.size());
-  FactorDirectionFn direction = [&](int64_t factor) {
-    return m_config.direction ? m_config.direction(edge, factor, nullptr) : Direction::Both;
-  };
-  return propagateTensors(edge, sources, std::span(&target, 1), rule, direction, true, false);
+  std::vector<Direction> directions = identityDirections(edge, rule.factorSizes.size());
+  return propagateTensors(edge, sources, std::span(&target, 1), rule, lookUp(directions), true,
+                          false);
 }
 
 bool PropagationEngine::visitFuncDataFlowEdge(Operation& edge) {
@@ -387,10 +591,9 @@ bool PropagationEngine::visitFuncDataFlowEdge(Operation& edge) {
     sources.push_back(TensorRef::of(source));
   TensorRef target = TensorRef::of(edge.result(0));
   ir::OpShardingRule rule = identityRule(edge.result(0)->type(), sources.size());
-  FactorDirectionFn direction = [&](int64_t factor) {
-    return m_config.direction ? m_config.direction(edge, factor, nullptr) : Direction::Both;
-  };
-  return propagateTensors(edge, sources, std::span(&target, 1), rule, direction, true, false);
+  std::vector<Direction> directions = identityDirections(edge, rule.factorSizes.size());
+  return propagateTensors(edge, sources, std::span(&target, 1), rule, lookUp(directions), true,
+                          false);
 }
 
 bool PropagationEngine::visitCall(Operation& call) {
@@ -398,9 +601,6 @@ bool PropagationEngine::visitCall(Operation& call) {
   ir::Block* body = callee ? ir::func::body(*callee) : nullptr;
   if (!body || body->numArguments() != call.numOperands())
     return false;
-  FactorDirectionFn direction = [&](int64_t factor) {
-    return m_config.direction ? m_config.direction(call, factor, nullptr) : Direction::Both;
-  };
   bool changed = false;
   // Every call site feeds the callee's argument; the callee's returned value feeds the result.
   for (unsigned i = 0; i < call.numOperands(); ++i) {
@@ -409,7 +609,9 @@ bool PropagationEngine::visitCall(Operation& call) {
       sources.push_back(TensorRef::of(site->operand(i)));
     TensorRef arg = TensorRef::of(body->argument(i));
     ir::OpShardingRule rule = identityRule(arg.value->type(), sources.size());
-    changed = propagateTensors(call, sources, std::span(&arg, 1), rule, direction, true, false) ||
+    std::vector<Direction> directions = identityDirections(call, rule.factorSizes.size());
+    changed = propagateTensors(call, sources, std::span(&arg, 1), rule, lookUp(directions), true,
+                               false) ||
               changed;
   }
   Operation* term = body->back();
@@ -417,8 +619,9 @@ bool PropagationEngine::visitCall(Operation& call) {
     TensorRef returned = TensorRef::of(term->operand(i));
     TensorRef result = TensorRef::of(call.result(i));
     ir::OpShardingRule rule = identityRule(call.result(i)->type());
+    std::vector<Direction> directions = identityDirections(call, rule.factorSizes.size());
     changed = propagateTensors(call, std::span(&returned, 1), std::span(&result, 1), rule,
-                               direction, true, false) ||
+                               lookUp(directions), true, false) ||
               changed;
   }
   return changed;
@@ -464,26 +667,25 @@ bool PropagationEngine::propagateTensors(Operation& op, std::span<const TensorRe
                                          std::span<const TensorRef> results,
                                          const ir::OpShardingRule& rule,
                                          const FactorDirectionFn& direction, bool notify,
-                                         bool conservative,
-                                         std::vector<std::optional<TensorSharding>>* preread) {
-  std::vector<std::optional<TensorSharding>> shardings =
-      preread ? std::move(*preread) : readAll(operands, results);
-  std::span<const std::optional<TensorSharding>> all(shardings);
-  std::optional<CommonMesh> mesh = commonMesh(m_module, all, {});
+                                         bool conservative) {
+  StepShardings shardings(operands, results);
+  std::span<const TensorSharding* const> all(shardings.pointers);
+  std::optional<CommonMesh> mesh = commonMesh(*m_context, all);
   if (!mesh || !fitsRule(all, operands.size(), rule))
     return false;
   sharding::MeshView view(*mesh->mesh);
+  ShardingProjection projection = ShardingProjection::build(
+      all.first(operands.size()), all.subspan(operands.size()), rule, view);
   Step step{op,       operands, results,
-            rule,     shardings, *mesh,
-            view,     ShardingProjection::build(all.first(operands.size()),
-                                                all.subspan(operands.size()), rule, view),
+            rule,     std::move(shardings), std::move(*mesh),
+            view,     std::move(projection),
             std::nullopt, notify};
   if (m_config.trace)
     step.before = step.projection;
   FactorPropagationInput input{rule.factorSizes, &step.view, direction, &op, conservative};
   TensorUpdates updates = m_config.factorPropagation->propagate(step.projection, input);
   bool any = false;
-  for (size_t t = 0; t < step.shardings.size(); ++t) {
+  for (size_t t = 0; t < step.shardings.pointers.size(); ++t) {
     bool flagged = t < operands.size() ? updates.operands[t] : updates.results[t - operands.size()];
     if (flagged)
       any = updateTensor(step, t) || any;
@@ -495,7 +697,7 @@ bool PropagationEngine::updateTensor(Step& step, size_t t) {
   const TensorRef& ref = step.ref(t);
   TensorSharding updated = step.projection.tensor(t).toTensorSharding(
       step.mapping(t), step.rule.factorSizes, step.mesh.name, step.mesh.inlineMesh, step.view);
-  const std::optional<TensorSharding>& old = step.shardings[t];
+  const TensorSharding* old = step.shardings.pointers[t];
   // Nothing to do when projecting back loses the new axes (e.g. a strided view would be needed).
   if ((!old && emptyAxes(updated)) || (old && updated == *old))
     return false;
@@ -506,6 +708,9 @@ bool PropagationEngine::updateTensor(Step& step, size_t t) {
   Value* modified = ref.kind == TensorRef::Kind::FuncResult ? nullptr : modifiedValue(ref);
   if (step.notify && modified)
     notifyShardingModified(*modified);
+  // Without notifications, no op that reads the value is known to be notified: none is clean.
+  if (!step.notify && modified)
+    m_context->forgetCleanOps();
   if (modified)
     updateGroupMembers(*modified, updated, step.notify);
   return true;
@@ -540,7 +745,7 @@ void PropagationEngine::recordSteps(const Step& step, size_t t) {
       continue;
     // The source is a tensor that already held the factor's new axes before the step.
     size_t source = t;
-    for (size_t s = 0; s < step.shardings.size() && source == t; ++s) {
+    for (size_t s = 0; s < step.shardings.pointers.size() && source == t; ++s) {
       const FactorSharding* held = step.before->tensor(s).find(static_cast<int64_t>(f));
       if (s != t && held && held->axes == now->axes)
         source = s;
@@ -549,10 +754,9 @@ void PropagationEngine::recordSteps(const Step& step, size_t t) {
     StepDirection direction = fromOperand == toOperand ? StepDirection::Sideways
                               : fromOperand            ? StepDirection::Forward
                                                        : StepDirection::Backward;
-    const auto& seed = step.shardings[source];
     m_config.trace->addStep({&step.op, direction, static_cast<int64_t>(f), now->axes,
                              traceTensor(step.ref(source)), traceTensor(step.ref(t))},
-                            seed ? &*seed : nullptr);
+                            step.shardings.pointers[source]);
   }
 }
 
@@ -560,8 +764,7 @@ void PropagationEngine::recordSteps(const Step& step, size_t t) {
 
 void PropagationEngine::push(Operation* op) {
   uint32_t index = m_context->indexOf(op);
-  if (index < m_clean.size())
-    m_clean[index] = 0; // notified: one of its tensors changed
+  m_context->markDirty(index); // notified: one of its tensors changed
   push(index);
 }
 
@@ -588,13 +791,17 @@ void PropagationEngine::notifyOp(Operation* op) {
   // op (below the module), innermost first.
   if (!op || op == m_current)
     return;
+  // Functions are left out: visiting one does nothing (it is structural), so queueing it can't
+  // change what happens, and every notification would look it up.
   for (Operation* cur = op; cur && !cur->is("builtin.module"); cur = cur->parentOp())
-    push(cur);
+    if (!cur->is("func.func"))
+      push(cur);
 }
 
 void PropagationEngine::notifyUsersModified(Value& value) {
-  // MLIR walks a use list newest-first; ours is in creation order.
-  std::vector<ir::Use> uses = value.uses();
+  // MLIR walks a use list newest-first; ours is in creation order. (Notifying only fills the
+  // worklist, so the list can't change while it is walked.)
+  const std::vector<ir::Use>& uses = value.uses();
   for (auto it = uses.rbegin(); it != uses.rend(); ++it) {
     Operation* user = it->user;
     if (Operation* edge = dataFlowEdgeOfSource(*user, it->index)) {

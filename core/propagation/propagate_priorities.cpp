@@ -46,27 +46,23 @@ Direction directionBasedOnUses(const Operation& op, bool allowMultiUse) {
 }
 
 bool isOffloadCustomCall(const Operation& op) {
+  if (!op.is("stablehlo.custom_call"))
+    return false;
   const auto* target = op.attr("call_target_name").as<ir::StringAttr>();
-  return op.is("stablehlo.custom_call") && target &&
-         (target->value == "MoveToDevice" || target->value == "MoveToHost");
+  return target && (target->value == "MoveToDevice" || target->value == "MoveToHost");
 }
 
-// Rounds 0 and 1: ops that pass shardings through unchanged (dynamic slices only forward).
-Direction passThroughOps(const Operation& op, bool allowMultiUse) {
+// How rounds 0 and 1 treat an op: ops that pass shardings through unchanged, and dynamic slices,
+// which only pass them forward.
+enum class PassThrough { No, Both, ForwardOnly };
+
+PassThrough passThroughKind(const Operation& op) {
   if (isElementwise(op) || isOffloadCustomCall(op) || op.is("stablehlo.reshape") ||
       op.is("stablehlo.transpose") || op.is("sdy.data_flow_edge"))
-    return directionBasedOnUses(op, allowMultiUse);
+    return PassThrough::Both;
   if (op.is("stablehlo.dynamic_slice") || op.is("stablehlo.dynamic_update_slice"))
-    return intersectionOf(directionBasedOnUses(op, allowMultiUse), Direction::Forward);
-  return Direction::None;
-}
-
-Direction passThroughOpsSingleUse(const Operation& op, int64_t, const ir::OpShardingRule*) {
-  return passThroughOps(op, /*allowMultiUse=*/false);
-}
-
-Direction passThroughOpsMultiUse(const Operation& op, int64_t, const ir::OpShardingRule*) {
-  return passThroughOps(op, /*allowMultiUse=*/true);
+    return PassThrough::ForwardOnly;
+  return PassThrough::No;
 }
 
 bool isPassThroughFactor(const ir::OpShardingRule& rule, int64_t factor) {
@@ -77,36 +73,73 @@ bool isPassThroughFactor(const ir::OpShardingRule& rule, int64_t factor) {
          !in(rule.permutationFactors);
 }
 
-// Round 2: pass-through factors of every op (ops without a rule are identities), broadcasts only
-// backward.
-Direction passThroughFactors(const Operation& op, int64_t factor, const ir::OpShardingRule* rule) {
-  if (rule && !isPassThroughFactor(*rule, factor))
+// The heuristics of the schedule for one op, which looks at the op's name once for all rounds
+// and factors (the engine asks for every factor of every op once per round).
+class OpHeuristics {
+public:
+  explicit OpHeuristics(const Operation& op)
+      : m_op(op), m_passThrough(passThroughKind(op)),
+        m_broadcast(op.is("stablehlo.broadcast_in_dim")) {}
+
+  /// The direction heuristic `round` gives along `factor` (`rule` is null for ops propagated
+  /// with an identity).
+  Direction at(int round, int64_t factor, const ir::OpShardingRule* rule) const {
+    switch (round) {
+    case 0: // pass-through ops whose operands have no other use
+      return passThroughOps(/*allowMultiUse=*/false);
+    case 1: // all pass-through ops
+      return passThroughOps(/*allowMultiUse=*/true);
+    case 2: // pass-through factors of every op, broadcasts only backward
+      if (rule && !isPassThroughFactor(*rule, factor))
+        return Direction::None;
+      return m_broadcast ? Direction::Backward : Direction::Both;
+    case 3: // everything but broadcasts forward
+      return m_broadcast ? Direction::Backward : Direction::Both;
+    default: // everything
+      return Direction::Both;
+    }
+  }
+
+  /// The union of the heuristics of rounds 0 to `round`.
+  Direction upTo(int round, int64_t factor, const ir::OpShardingRule* rule) const {
+    Direction direction = Direction::None;
+    for (int i = 0; i <= round && i < kNumOpPriorities; ++i)
+      direction = unionOf(direction, at(i, factor, rule));
+    return direction;
+  }
+
+private:
+  Direction passThroughOps(bool allowMultiUse) const {
+    switch (m_passThrough) {
+    case PassThrough::Both:
+      return directionBasedOnUses(m_op, allowMultiUse);
+    case PassThrough::ForwardOnly:
+      return intersectionOf(directionBasedOnUses(m_op, allowMultiUse), Direction::Forward);
+    case PassThrough::No:
+      break;
+    }
     return Direction::None;
-  return op.is("stablehlo.broadcast_in_dim") ? Direction::Backward : Direction::Both;
-}
+  }
 
-// Round 3: everything but broadcasts forward; round 4: everything.
-Direction anyButBroadcastForward(const Operation& op, int64_t, const ir::OpShardingRule*) {
-  return op.is("stablehlo.broadcast_in_dim") ? Direction::Backward : Direction::Both;
-}
-
-Direction anyDirection(const Operation&, int64_t, const ir::OpShardingRule*) {
-  return Direction::Both;
-}
-
-using ScheduleFn = Direction (*)(const Operation&, int64_t, const ir::OpShardingRule*);
-constexpr ScheduleFn kSchedule[kNumOpPriorities] = {
-    passThroughOpsSingleUse, passThroughOpsMultiUse, passThroughFactors, anyButBroadcastForward,
-    anyDirection};
+  const Operation& m_op;
+  PassThrough m_passThrough;
+  bool m_broadcast;
+};
 
 } // namespace
 
 OpDirectionFn opPriorityDirection(int round, OpDirectionFn outer) {
   return [round, outer](const Operation& op, int64_t factor, const ir::OpShardingRule* rule) {
-    Direction direction = Direction::None;
-    for (int i = 0; i <= round && i < kNumOpPriorities; ++i)
-      direction = unionOf(direction, kSchedule[i](op, factor, rule));
+    Direction direction = OpHeuristics(op).upTo(round, factor, rule);
     return outer ? intersectionOf(direction, outer(op, factor, rule)) : direction;
+  };
+}
+
+OpDirectionsFn opPriorityDirections(int round) {
+  return [round](const Operation& op, const ir::OpShardingRule* rule, std::span<Direction> out) {
+    OpHeuristics heuristics(op);
+    for (size_t f = 0; f < out.size(); ++f)
+      out[f] = heuristics.upTo(round, static_cast<int64_t>(f), rule);
   };
 }
 
@@ -182,14 +215,24 @@ TensorSharding updatedForPriority(TensorSharding current, const TensorSharding& 
   return current;
 }
 
+// Returns true when `initializedSharding` would return `sharding` unchanged: no dimension has a
+// priority (not even 0, which is dropped) and there are no replicated axes to sort. Most
+// shardings are such; they need not be copied.
+bool isInitialized(const TensorSharding& sharding) {
+  return sharding.replicatedAxes.size() <= 1 &&
+         std::none_of(sharding.dims.begin(), sharding.dims.end(),
+                      [](const ir::DimensionSharding& dim) { return dim.priority.has_value(); });
+}
+
 } // namespace
 
 std::vector<PriorityRound> initializeUserPriorities(ir::Module& module) {
   std::map<int64_t, std::vector<PrioritizedSharding>> rounds;
   for (const TensorRef& tensor : allTensors(module)) {
-    std::optional<TensorSharding> sharding = readTensor(tensor);
-    if (!sharding)
+    std::shared_ptr<const TensorSharding> stored = readTensorShared(tensor);
+    if (!stored || isInitialized(*stored))
       continue;
+    std::optional<TensorSharding> sharding = *stored;
     std::vector<int64_t> priorities;
     for (const ir::DimensionSharding& dim : sharding->dims)
       if (priorityOf(dim) > 0 &&

@@ -22,6 +22,8 @@ inline constexpr int kNumOpPriorities = 5;
 /// The direction of `op` along a factor in op-priority round `round` (0-based): the union of
 /// the schedule's heuristics up to that round, intersected with `outer` (when given).
 OpDirectionFn opPriorityDirection(int round, OpDirectionFn outer);
+/// The same for every factor of an op at once, as the engine asks for them.
+OpDirectionsFn opPriorityDirections(int round);
 
 /// Union and intersection of directions (`BOTH > FORWARD == BACKWARD > NONE`).
 Direction unionOf(Direction a, Direction b);

@@ -225,14 +225,31 @@ ShardingProjection ShardingProjection::build(
     std::span<const std::optional<ir::TensorSharding>> operands,
     std::span<const std::optional<ir::TensorSharding>> results, const ir::OpShardingRule& rule,
     const MeshView& mesh, bool closedIfMissing) {
-  ShardingProjection projection;
-  auto project = [&](const ir::TensorMapping& mapping, const std::optional<ir::TensorSharding>& s) {
-    return projectTensor(mapping, s ? &*s : nullptr, rule.factorSizes, mesh, closedIfMissing);
+  auto pointers = [](std::span<const std::optional<ir::TensorSharding>> shardings) {
+    std::vector<const ir::TensorSharding*> out;
+    out.reserve(shardings.size());
+    for (const auto& s : shardings)
+      out.push_back(s ? &*s : nullptr);
+    return out;
   };
-  for (size_t i = 0; i < rule.operands.size() && i < operands.size(); ++i)
-    projection.m_operands.push_back(project(rule.operands[i], operands[i]));
-  for (size_t i = 0; i < rule.results.size() && i < results.size(); ++i)
-    projection.m_results.push_back(project(rule.results[i], results[i]));
+  return build(pointers(operands), pointers(results), rule, mesh, closedIfMissing);
+}
+
+ShardingProjection ShardingProjection::build(std::span<const ir::TensorSharding* const> operands,
+                                             std::span<const ir::TensorSharding* const> results,
+                                             const ir::OpShardingRule& rule, const MeshView& mesh,
+                                             bool closedIfMissing) {
+  ShardingProjection projection;
+  size_t numOperands = std::min(rule.operands.size(), operands.size());
+  size_t numResults = std::min(rule.results.size(), results.size());
+  projection.m_operands.reserve(numOperands);
+  projection.m_results.reserve(numResults);
+  for (size_t i = 0; i < numOperands; ++i)
+    projection.m_operands.push_back(
+        projectTensor(rule.operands[i], operands[i], rule.factorSizes, mesh, closedIfMissing));
+  for (size_t i = 0; i < numResults; ++i)
+    projection.m_results.push_back(
+        projectTensor(rule.results[i], results[i], rule.factorSizes, mesh, closedIfMissing));
   return projection;
 }
 

@@ -79,6 +79,12 @@ public:
                                   std::span<const std::optional<ir::TensorSharding>> results,
                                   const ir::OpShardingRule& rule, const sharding::MeshView& mesh,
                                   bool closedIfMissing = false);
+  /// The same with the shardings given by pointer (null for a missing one), as propagation reads
+  /// them without copying.
+  static ShardingProjection build(std::span<const ir::TensorSharding* const> operands,
+                                  std::span<const ir::TensorSharding* const> results,
+                                  const ir::OpShardingRule& rule, const sharding::MeshView& mesh,
+                                  bool closedIfMissing = false);
 
   size_t numOperands() const { return m_operands.size(); }
   size_t numResults() const { return m_results.size(); }

@@ -10,6 +10,8 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <cstring>
+#include <fstream>
 #include <map>
 
 namespace {
@@ -86,6 +88,24 @@ void BM_ParseVerifyPropagate(benchmark::State& state) {
 BENCHMARK(BM_Propagate)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ParseVerifyPropagate)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
+// `--dump-program FILE` writes the 100k-op program to FILE and exits, so that the output of
+// `shardscope-cli opt FILE -sdy-propagation-pipeline` can be compared before and after a change.
+bool dumpProgram(int argc, char** argv) {
+  if (argc != 3 || std::strcmp(argv[1], "--dump-program") != 0)
+    return false;
+  std::ofstream(argv[2]) << program(100000);
+  return true;
+}
+
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (dumpProgram(argc, argv))
+    return 0;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
