@@ -198,7 +198,7 @@ public:
       int node = addNode(NodeKind::Argument, "arg" + std::to_string(i), -1);
       m_graph.nodes[node].opName = "argument";
       m_graph.nodes[node].title = valueName(*arg);
-      m_producer[arg] = node;
+      m_producer[arg] = Producer{node};
     }
     // Small functions are shown op by op: no synthetic groups.
     int64_t ops = 0, values = 0;
@@ -207,7 +207,7 @@ public:
       values += op.numResults();
     });
     m_producer.reserve(static_cast<size_t>(values + body->numArguments()));
-    m_idCounts.reserve(static_cast<size_t>(ops));
+    m_opIdCounts.reserve(static_cast<size_t>(ops));
     if (ops <= m_opt.groupAbove)
       m_opt.minChainLength = 0;
     buildBlock(*body, -1, /*exitNode=*/-1);
@@ -227,6 +227,14 @@ public:
   }
 
 private:
+  // The node each value comes from, with the value's edge name and label once an edge needed
+  // them: a value used several times is named and labelled once.
+  struct Producer {
+    int node = -1;
+    bool labelled = false;
+    std::string name, label;
+  };
+
   std::string valueName(const ir::Value& value) const {
     if (m_ann.valueNames)
       if (auto it = m_ann.valueNames->find(&value); it != m_ann.valueNames->end())
@@ -241,17 +249,26 @@ private:
     return id;
   }
 
+  // `L12C5:add`, `L12C5:add#1` for the next add at that location; collectives keep their
+  // position at a location across stages, whatever their name: `L12C5:collective#0`.
   std::string opId(const ir::Operation& op, bool collective) {
     support::SourceLocation loc = op.loc();
-    std::string prefix = loc.isValid() ? "L" + std::to_string(loc.line) + "C" +
-                                             std::to_string(loc.column)
-                                       : "op";
-    if (collective) {
-      // Collectives keep their position at a location across stages, whatever their name.
-      int& count = m_idCounts[prefix + ":collective"];
-      return prefix + ":collective#" + std::to_string(count++);
+    std::string_view name = op.name();
+    if (!collective)
+      name = name.substr(name.find('.') + 1); // shortName without the copy
+    OpIdKey key{loc.isValid() ? loc.line : 0, loc.isValid() ? loc.column : 0,
+                collective ? std::string_view() : name};
+    int count = m_opIdCounts[key]++;
+    std::string id = loc.isValid() ? "L" + std::to_string(loc.line) + "C" +
+                                         std::to_string(loc.column)
+                                   : "op";
+    id += ':';
+    id += collective ? std::string_view("collective") : name;
+    if (collective || count > 0) {
+      id += '#';
+      id += std::to_string(count);
     }
-    return uniqueId(prefix + ":" + shortName(op.name()));
+    return id;
   }
 
   int addNode(NodeKind kind, std::string id, int cluster) {
@@ -286,11 +303,24 @@ private:
     return label;
   }
 
-  void addEdge(const ir::Value* value, int to) {
-    auto it = m_producer.find(value);
+  // The producer of `value` with its name and label filled in, or null when the graph does not
+  // show where it comes from.
+  const Producer* producerOf(const ir::Value& value) {
+    auto it = m_producer.find(&value);
     if (it == m_producer.end())
-      return;
-    m_graph.edges.push_back({it->second, to, valueName(*value), edgeLabel(*value)});
+      return nullptr;
+    Producer& p = it->second;
+    if (!p.labelled) {
+      p.name = valueName(value);
+      p.label = edgeLabel(value);
+      p.labelled = true;
+    }
+    return &p;
+  }
+
+  void addEdge(const ir::Value* value, int to) {
+    if (const Producer* p = producerOf(*value))
+      m_graph.edges.push_back({p->node, to, p->name, p->label});
   }
 
   // Operand edges of `op` into `node`, with a pbroadcast node on each lifted operand.
@@ -321,8 +351,11 @@ private:
       std::string axes = mark->axes;
       axes.erase(std::remove(axes.begin(), axes.end(), '\''), axes.end());
       axes.erase(std::remove(axes.begin(), axes.end(), '"'), axes.end());
-      m_graph.edges.push_back({pv, node, valueName(*op.operand(i)),
-                               edgeLabel(*op.operand(i)) + " +" + axes});
+      if (const Producer* p = producerOf(*op.operand(i)))
+        m_graph.edges.push_back({pv, node, p->name, p->label + " +" + axes});
+      else
+        m_graph.edges.push_back({pv, node, valueName(*op.operand(i)),
+                                 edgeLabel(*op.operand(i)) + " +" + axes});
     }
   }
 
@@ -364,7 +397,7 @@ private:
       noteCollective(node, cluster);
     addOperandEdges(op, node, cluster);
     for (const auto& result : op.results())
-      m_producer[result.get()] = node;
+      m_producer[result.get()] = Producer{node};
   }
 
   void buildRegionOp(const ir::Operation& op, int parent) {
@@ -388,7 +421,7 @@ private:
     for (unsigned r = 0; r < op.numRegions(); ++r)
       for (const auto& block : op.region(r).blocks())
         for (const auto& arg : block->arguments())
-          m_producer[arg.get()] = entry;
+          m_producer[arg.get()] = Producer{entry};
     exit = addNodeLater(id + "/exit", cluster);
     for (unsigned r = 0; r < op.numRegions(); ++r)
       for (const auto& block : op.region(r).blocks())
@@ -403,7 +436,7 @@ private:
     x.title = "results";
     x.loc = op.loc();
     for (const auto& result : op.results())
-      m_producer[result.get()] = exit;
+      m_producer[result.get()] = Producer{exit};
   }
 
   int addNodeLater(std::string id, int cluster) {
@@ -501,8 +534,22 @@ private:
   const GraphAnnotations& m_ann;
   BuildOptions m_opt;
   ProgramGraph m_graph;
-  std::unordered_map<const ir::Value*, int> m_producer;
-  std::unordered_map<std::string, int> m_idCounts;
+  std::unordered_map<const ir::Value*, Producer> m_producer;
+  std::unordered_map<std::string, int> m_idCounts; ///< cluster ids
+  // Op ids by location and short name (an empty name for collectives): hashing two integers and
+  // a view instead of building the key string for each of a large function's ops.
+  struct OpIdKey {
+    uint32_t line, column;
+    std::string_view name;
+    bool operator==(const OpIdKey&) const = default;
+  };
+  struct OpIdHash {
+    size_t operator()(const OpIdKey& k) const {
+      size_t h = std::hash<std::string_view>()(k.name);
+      return h ^ ((static_cast<size_t>(k.line) << 32 | k.column) * 0x9e3779b97f4a7c15ull);
+    }
+  };
+  std::unordered_map<OpIdKey, int, OpIdHash> m_opIdCounts;
   std::unordered_map<const ir::Operation*, std::vector<const PbroadcastMark*>> m_pbroadcasts;
 };
 

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <map>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -274,6 +275,16 @@ std::vector<session::Stage> stagesOf(const ReportOptions& options) {
   return {session::kStages.begin(), session::kStages.end()};
 }
 
+// The graph of one stage of a report, built by the report's thread or by the worker.
+struct GraphTask {
+  static constexpr int kUnclaimed = 0, kCaller = 1, kWorker = 2;
+  std::atomic<int> owner{kUnclaimed};
+  StageGraph graph;
+  support::CollectingSink sink;
+  bool ok = false;
+  bool done = false; ///< set (under the tasks' mutex) when the worker has built it
+};
+
 // Derives the stages of a report on a worker thread, in the order the report asks for them,
 // while the caller collects each stage as soon as it exists (each stage is a clone of the previous
 // one plus its passes, so they derive one after another; the report of one stage overlaps the
@@ -281,12 +292,15 @@ std::vector<session::Stage> stagesOf(const ReportOptions& options) {
 // published yet; the caller reads published stages, which no longer change. Diagnostics of each
 // derivation are handed to the caller with its stage, in order, so the report is the same as
 // deriving on demand. When a derivation fails the worker stops, and the caller derives that stage
-// and the following ones itself, exactly as without the worker.
+// and the following ones itself, exactly as without the worker. Once every stage is derived the
+// worker can go on with other work of the report (`then`).
 class StageDeriver {
 public:
+  /// `then` runs on the worker once every stage is derived (not when a derivation fails).
   StageDeriver(session::Program& program, const std::vector<session::Stage>& stages,
-               const std::atomic<bool>* cancel)
-      : m_program(program), m_stages(stages), m_cancel(cancel), m_sinks(stages.size()) {
+               const std::atomic<bool>* cancel, std::function<void()> then = {})
+      : m_program(program), m_stages(stages), m_cancel(cancel), m_sinks(stages.size()),
+        m_then(std::move(then)) {
     // Only the linear stages (as written → propagated → partitioned → per device), and only
     // when there is something to overlap.
     bool linear = stages.size() > 1;
@@ -328,26 +342,31 @@ public:
 
 private:
   void run() {
+    bool all = true;
     for (size_t i = 0; i < m_stages.size(); ++i) {
-      if (m_cancel && m_cancel->load(std::memory_order_relaxed))
-        break;
-      const ir::Module* module = m_program.stage(m_stages[i], m_sinks[i]);
-      if (!module)
+      all = !(m_cancel && m_cancel->load(std::memory_order_relaxed)) &&
+            m_program.stage(m_stages[i], m_sinks[i]);
+      if (!all)
         break;
       std::lock_guard lock(m_mutex);
       m_published = i + 1;
       m_furthest = std::max(m_furthest, static_cast<int>(m_stages[i]));
       m_ready.notify_all();
     }
-    std::lock_guard lock(m_mutex);
-    m_done = true;
-    m_ready.notify_all();
+    {
+      std::lock_guard lock(m_mutex);
+      m_done = true;
+      m_ready.notify_all();
+    }
+    if (all && m_then)
+      m_then();
   }
 
   session::Program& m_program;
   const std::vector<session::Stage>& m_stages;
   const std::atomic<bool>* m_cancel;
   std::vector<support::CollectingSink> m_sinks;
+  std::function<void()> m_then;
   std::thread m_thread;
   std::mutex m_mutex;
   std::condition_variable m_ready;
@@ -387,7 +406,31 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
   analysis::analyzeShardMaps(written, diagnostics);
   AnalysisCache cache;
   std::vector<session::Stage> list = stagesOf(options);
-  StageDeriver deriver(program, list, options.cancel);
+
+  // Stage graphs are built by whichever thread gets to them first: this one in stage order, the
+  // worker, once it has derived every stage, from the last stage backwards (the later stages are
+  // the larger ones). Graphs are pure functions of their stage, so the report is the same either
+  // way. Layout (Graphviz) stays on this thread.
+  std::vector<GraphTask> tasks(list.size());
+  std::mutex tasksMutex;
+  std::condition_variable taskDone;
+  auto buildTask = [&](size_t i) {
+    GraphTask& t = tasks[i];
+    t.ok = buildStageGraph(program, list[i], function, options, t.graph, t.sink, cache);
+  };
+  auto workerBuilds = [&] {
+    for (size_t i = list.size(); i-- > 0;) {
+      int unclaimed = GraphTask::kUnclaimed;
+      if ((options.cancel && options.cancel->load()) ||
+          !tasks[i].owner.compare_exchange_strong(unclaimed, GraphTask::kWorker))
+        return; // this thread has reached stage i: it builds the rest itself
+      buildTask(i);
+      std::lock_guard lock(tasksMutex);
+      tasks[i].done = true;
+      taskDone.notify_all();
+    }
+  };
+  StageDeriver deriver(program, list, options.cancel, workerBuilds);
 
   // Values of the propagated stage and collectives of the partitioned one, unless one stage was
   // asked for: then that stage's (collectives of the per-device stage are priced globally). They
@@ -426,11 +469,21 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
       sink.error({}, "report cancelled");
       return false;
     }
-    StageGraph graph;
     support::CollectingSink stageSink;
     deriver.wait(i, stageSink);
-    bool ok = buildStageGraph(program, stage, function, options, graph, stageSink, cache);
+    GraphTask& task = tasks[i];
+    if (int unclaimed = GraphTask::kUnclaimed;
+        task.owner.compare_exchange_strong(unclaimed, GraphTask::kCaller)) {
+      buildTask(i);
+    } else {
+      std::unique_lock lock(tasksMutex);
+      taskDone.wait(lock, [&] { return task.done; });
+    }
+    StageGraph graph = std::move(task.graph);
+    bool ok = task.ok;
     for (const support::Diagnostic& d : stageSink.diagnostics())
+      diagnostics.report(d);
+    for (const support::Diagnostic& d : task.sink.diagnostics())
       diagnostics.report(d);
     if (ok && need == LayoutNeed::All)
       layoutStageGraph(graph, options);

@@ -117,40 +117,43 @@ std::string collectiveId(std::map<std::pair<uint32_t, uint32_t>, int>& counts,
 
 } // namespace
 
+template <typename T, typename Key>
+AnalysisCache::Slot<T>& AnalysisCache::slot(std::map<const Key*, Slot<T>>& slots,
+                                            const Key& key) {
+  std::lock_guard lock(m_mutex);
+  return slots[&key];
+}
+
 const analysis::ShardMapAnalysis& AnalysisCache::shardMaps(const ir::Module& module) {
-  auto& slot = m_shardMaps[&module];
-  if (!slot) {
+  Slot<analysis::ShardMapAnalysis>& s = slot(m_shardMaps, module);
+  std::call_once(s.once, [&] {
     support::CollectingSink ignored;
-    slot = std::make_unique<analysis::ShardMapAnalysis>(
-        analysis::analyzeShardMaps(module, ignored));
-  }
-  return *slot;
+    s.value = analysis::analyzeShardMaps(module, ignored);
+  });
+  return s.value;
 }
 
 const analysis::CostSummary& AnalysisCache::costs(const ir::Module& module) {
-  auto& slot = m_costs[&module];
-  if (!slot)
-    slot = std::make_unique<analysis::CostSummary>(analysis::collectiveCosts(module));
-  return *slot;
+  Slot<analysis::CostSummary>& s = slot(m_costs, module);
+  std::call_once(s.once, [&] { s.value = analysis::collectiveCosts(module); });
+  return s.value;
 }
 
-const std::unordered_map<const ir::Operation*, const analysis::CollectiveCost*>&
-AnalysisCache::costsByOp(const ir::Module& module) {
-  auto [it, inserted] = m_costsByOp.try_emplace(&module);
-  if (inserted) {
+const AnalysisCache::CostsByOp& AnalysisCache::costsByOp(const ir::Module& module) {
+  Slot<CostsByOp>& s = slot(m_costsByOp, module);
+  std::call_once(s.once, [&] {
     const analysis::CostSummary& summary = costs(module);
-    it->second.reserve(summary.collectives.size());
+    s.value.reserve(summary.collectives.size());
     for (const analysis::CollectiveCost& cost : summary.collectives)
-      it->second.emplace(cost.op, &cost);
-  }
-  return it->second;
+      s.value.emplace(cost.op, &cost);
+  });
+  return s.value;
 }
 
 const AnalysisCache::ValueNames& AnalysisCache::functionNames(const ir::Operation& fn) {
-  auto [it, inserted] = m_names.try_emplace(&fn);
-  if (inserted)
-    it->second = io::mlir::printedValueNames(fn);
-  return it->second;
+  Slot<ValueNames>& s = slot(m_names, fn);
+  std::call_once(s.once, [&] { s.value = io::mlir::printedValueNames(fn); });
+  return s.value;
 }
 
 Json graphJson(const StageGraph& g) {

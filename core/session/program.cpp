@@ -173,6 +173,7 @@ std::unique_ptr<ir::Module> Program::derive(Stage stage, const ir::Module& from,
     if (!partition::reshardToCollectives(*module, {}, tracking, &inserted) ||
         tracking.hadError() || cancelled())
       return nullptr;
+    std::lock_guard lock(m_causeMutex);
     m_inserted = std::move(inserted);
     m_causeIndex.reset();
   }
@@ -315,15 +316,22 @@ std::string where(const ir::Operation* op) {
 
 } // namespace
 
-Program::CollectiveCause Program::causeOf(const ir::Operation& op) const {
+const Program::CauseIndex& Program::causeIndex() const {
   // Indexed once: the record by op, and the source's ops (collectives of the source keep their
   // name and location through the pipeline).
+  std::lock_guard lock(m_causeMutex);
   if (!m_causeIndex) {
     m_causeIndex = std::make_unique<CauseIndex>(asWritten());
+    m_causeIndex->inserted.reserve(m_inserted.size());
     for (const partition::InsertedCollective& entry : m_inserted)
       m_causeIndex->inserted.emplace(entry.op, &entry);
   }
-  const auto& inserted = m_causeIndex->inserted;
+  return *m_causeIndex;
+}
+
+Program::CollectiveCause Program::causeOf(const ir::Operation& op) const {
+  const CauseIndex& index = causeIndex();
+  const auto& inserted = index.inserted;
   CollectiveCause cause;
   if (auto it = inserted.find(&op); it != inserted.end()) {
     const partition::InsertedCollective& entry = *it->second;
@@ -349,7 +357,7 @@ Program::CollectiveCause Program::causeOf(const ir::Operation& op) const {
                 user + entry.neededSharding + "; this step " + entry.reason;
     return cause;
   }
-  if (m_causeIndex->written.find(op)) {
+  if (index.written.find(op)) {
     cause.why = "written in the program";
     return cause;
   }

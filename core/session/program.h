@@ -14,6 +14,7 @@
 #include <tuple>
 #include <unordered_map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -183,6 +184,9 @@ private:
     OpIndex written;
     std::unordered_map<const ir::Operation*, const partition::InsertedCollective*> inserted;
   };
+  /// Built on first use; the mutex lets report threads ask for causes concurrently.
+  const CauseIndex& causeIndex() const;
+  mutable std::mutex m_causeMutex;
   mutable std::unique_ptr<CauseIndex> m_causeIndex;
   struct ExplainState;
   std::shared_ptr<ExplainState> m_explain;

@@ -20,34 +20,35 @@ std::string printModule(const ir::Module& module, size_t sizeHint) {
 }
 
 namespace {
-// Every value name `printer` assigned under `root`.
-std::unordered_map<const ir::Value*, std::string> namesUnder(const ir::Operation& root,
-                                                             detail::Printer& printer) {
-  std::unordered_map<const ir::Value*, std::string> names;
+// The number of values (results and block arguments) under `root`.
+size_t countValues(const ir::Operation& root) {
+  size_t values = 0;
   root.walk([&](const ir::Operation& op) {
-    for (const auto& r : op.results())
-      names.emplace(r.get(), printer.nameOf(r.get()));
+    values += op.numResults();
     for (unsigned i = 0; i < op.numRegions(); ++i)
       for (const auto& block : op.region(i).blocks())
-        for (const auto& arg : block->arguments())
-          names.emplace(arg.get(), printer.nameOf(arg.get()));
+        values += block->numArguments();
   });
-  return names;
+  return values;
 }
 } // namespace
 
+// The printer names exactly the values under what it was asked to name, so its table is the
+// answer.
 std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Module& module) {
   std::string unused;
   detail::Printer printer(unused);
+  printer.reserveNames(countValues(module.op()));
   printer.nameModule(module);
-  return namesUnder(module.op(), printer);
+  return printer.takeNames();
 }
 
 std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Operation& function) {
   std::string unused;
   detail::Printer printer(unused);
+  printer.reserveNames(countValues(function));
   printer.nameIsolated(function);
-  return namesUnder(function, printer);
+  return printer.takeNames();
 }
 
 std::vector<InputChunk> splitInputFile(std::string_view text) {

@@ -68,18 +68,20 @@ void Printer::nameRegion(const ir::Region& region, NameCounters counters,
       if (!anyHint) {
         // All results share one number: `%3:2` and its uses `%3#0`, `%3#1`.
         std::string group = "%" + std::to_string(counters.nextValue++);
-        for (unsigned i = 0; i < op->numResults(); ++i) {
-          m_resultGroupNames[op->result(i)] = group;
-          m_names[op->result(i)] = op->numResults() == 1 ? group : group + "#" + std::to_string(i);
+        if (op->numResults() == 1) {
+          m_names[op->result(0)] = std::move(group);
+          continue;
         }
+        for (unsigned i = 0; i < op->numResults(); ++i)
+          m_names[op->result(i)] = group + "#" + std::to_string(i);
+        m_resultGroupNames[op->result(0)] = std::move(group);
         continue;
       }
       for (unsigned i = 0; i < op->numResults(); ++i) {
         std::string base = i < hints.size() ? hints[i] : std::string();
         std::string name = base.empty() ? "%" + std::to_string(counters.nextValue++)
                                         : "%" + unique(base);
-        m_names[op->result(i)] = name;
-        m_resultGroupNames[op->result(i)] = name;
+        m_names[op->result(i)] = std::move(name);
       }
     }
   }
@@ -294,7 +296,9 @@ void Printer::printOperation(const Operation& op) {
         m_out += nameOf(op.result(i));
       }
     } else {
-      m_out += m_resultGroupNames[op.result(0)];
+      // A multi-result op's results share one group name (`%3:2`); a single result is its name.
+      auto group = m_resultGroupNames.find(op.result(0));
+      m_out += group != m_resultGroupNames.end() ? group->second : nameOf(op.result(0));
       if (op.numResults() > 1)
         m_out += ":" + std::to_string(op.numResults());
     }

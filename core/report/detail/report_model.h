@@ -14,6 +14,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -39,28 +40,37 @@ struct ReportModel {
 };
 
 /// Analyses of one report computed once and shared by its parts (stage graphs, value table,
-/// collectives): stage modules do not change while a report is collected.
+/// collectives): stage modules do not change while a report is collected. Safe to use from
+/// several threads: each analysis is computed once, by the first thread asking for it.
 class AnalysisCache {
 public:
   using ValueNames = std::unordered_map<const ir::Value*, std::string>;
+  using CostsByOp = std::unordered_map<const ir::Operation*, const analysis::CollectiveCost*>;
   /// `analysis::analyzeShardMaps(module)` with its diagnostics dropped.
   const analysis::ShardMapAnalysis& shardMaps(const ir::Module& module);
   /// `analysis::collectiveCosts(module)`.
   const analysis::CostSummary& costs(const ir::Module& module);
   /// The costs of `module`'s collectives keyed by op.
-  const std::unordered_map<const ir::Operation*, const analysis::CollectiveCost*>&
-  costsByOp(const ir::Module& module);
+  const CostsByOp& costsByOp(const ir::Module& module);
   /// The printed names of the values of function `fn` (`io::mlir::printedValueNames` restricted
   /// to one function: functions are isolated, so their names do not depend on each other).
   const ValueNames& functionNames(const ir::Operation& fn);
 
 private:
-  std::map<const ir::Module*, std::unique_ptr<analysis::ShardMapAnalysis>> m_shardMaps;
-  std::map<const ir::Module*, std::unique_ptr<analysis::CostSummary>> m_costs;
-  std::map<const ir::Module*,
-           std::unordered_map<const ir::Operation*, const analysis::CollectiveCost*>>
-      m_costsByOp;
-  std::map<const ir::Operation*, ValueNames> m_names;
+  /// One analysis of one key, computed by the first caller.
+  template <typename T> struct Slot {
+    std::once_flag once;
+    T value;
+  };
+  /// The slot of `key` in `slots`, created empty on first use (map nodes never move).
+  template <typename T, typename Key>
+  Slot<T>& slot(std::map<const Key*, Slot<T>>& slots, const Key& key);
+
+  std::mutex m_mutex; ///< guards the maps, not the slots' values
+  std::map<const ir::Module*, Slot<analysis::ShardMapAnalysis>> m_shardMaps;
+  std::map<const ir::Module*, Slot<analysis::CostSummary>> m_costs;
+  std::map<const ir::Module*, Slot<CostsByOp>> m_costsByOp;
+  std::map<const ir::Operation*, Slot<ValueNames>> m_names;
 };
 
 /// What to compute: layouts are only needed for HTML and SVG.

@@ -22,6 +22,8 @@ work=$build/bench-data/report
 mkdir -p "$work"
 "$gen" --ops "$ops" -o "$work/calls.mlir"
 "$gen" --ops "$ops" --ops-per-function "$ops" -o "$work/flat.mlir"
+# The allocator matters (see cmake/ShardScopeAllocator.cmake): say which one ran.
+echo "$("$cli" version); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 time_best() { # time_best LABEL ARGS...: prints the best wall time, its CPU time and peak RSS
   local label=$1 best="" rss="" cpu=""

@@ -68,6 +68,10 @@ public:
 
   /// The printed name of `value` (`%arg0`, `%3`, `%cst_1`).
   const std::string& nameOf(const ir::Value* value);
+  /// Every name assigned so far, moved out of the printer (which can no longer print names).
+  std::unordered_map<const ir::Value*, std::string> takeNames() { return std::move(m_names); }
+  /// Reserves room for the names of about `values` values.
+  void reserveNames(size_t values) { m_names.reserve(values); }
 
 private:
   struct NameCounters {
@@ -86,6 +90,7 @@ private:
   std::string& m_out;
   int m_indent = 0;
   std::unordered_map<const ir::Value*, std::string> m_names;
+  /// The shared `%N` of ops with several unhinted results, keyed by their first result.
   std::unordered_map<const ir::Value*, std::string> m_resultGroupNames;
 };
 
