@@ -7,7 +7,10 @@
 #include "core/io/mlir/mlir.h"
 #include "core/session/program.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace shardscope::cli {
 
@@ -32,20 +35,43 @@ std::string join(const std::vector<std::string>& items) {
   return out.empty() ? "-" : out;
 }
 
+// Prints `rows` (the first is the header) in columns as wide as their widest cell: text columns
+// left-aligned, the columns flagged in `right` right-aligned; the last column is not padded.
+void printColumns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right) {
+  std::vector<size_t> widths(right.size(), 0);
+  for (const auto& row : rows)
+    for (size_t c = 0; c < row.size(); ++c)
+      widths[c] = std::max(widths[c], row[c].size());
+  for (const auto& row : rows) {
+    std::string line = " ";
+    for (size_t c = 0; c < row.size(); ++c) {
+      bool last = c + 1 == row.size();
+      size_t pad = widths[c] - row[c].size();
+      line += c + 1 == row.size() ? "  " : " ";
+      if (right[c])
+        line.append(pad, ' ');
+      line += row[c];
+      if (!right[c] && !last)
+        line.append(pad, ' ');
+    }
+    std::printf("%s\n", line.c_str());
+  }
+}
+
 void printTable(const session::Program& program, const analysis::CostSummary& costs) {
   std::printf("collectives (ring model, bytes per device):\n");
-  std::printf("  %-8s %-22s %-10s %6s %6s %12s %12s  %s\n", "loc", "op", "axes", "group", "groups",
-              "sent", "received", "why");
+  std::vector<std::vector<std::string>> rows = {
+      {"loc", "op", "axes", "group", "groups", "sent", "received", "why"}};
   for (const analysis::CollectiveCost& cost : costs.collectives) {
     std::string reason = program.causeOf(*cost.op).why;
     if (!cost.note.empty())
       reason += " (" + cost.note + ")";
-    std::printf("  %-8s %-22s %-10s %6lld %6lld %12s %12s  %s\n", locText(cost.op->loc()).c_str(),
-                std::string(cost.op->name()).c_str(), join(cost.axes).c_str(),
-                static_cast<long long>(cost.groupSize), static_cast<long long>(cost.numGroups),
-                analysis::formatBytes(cost.bytesSent).c_str(),
-                analysis::formatBytes(cost.bytesReceived).c_str(), reason.c_str());
+    rows.push_back({locText(cost.op->loc()), std::string(cost.op->name()), join(cost.axes),
+                    std::to_string(cost.groupSize), std::to_string(cost.numGroups),
+                    analysis::formatBytes(cost.bytesSent), analysis::formatBytes(cost.bytesReceived),
+                    reason});
   }
+  printColumns(rows, {false, false, false, true, true, true, true, false});
   std::printf("total sent per device: %s", analysis::formatBytes(costs.totalBytesSent).c_str());
   for (const analysis::AxisTraffic& axis : costs.perAxis)
     std::printf("; %s %s", axis.axis.c_str(), analysis::formatBytes(axis.bytesSent).c_str());
