@@ -460,6 +460,15 @@ private Q_SLOTS:
     QVERIFY(click(QStringLiteral("startButton")));
     QVERIFY(!window.context()->execution()->failed);
     QCOMPARE(window.context()->execution()->steps, 0);
+
+    // Back to the local backend: the MPI server (mpirun) ends instead of idling on, and stepping
+    // asks for a new run.
+    const qint64 mpirun = window.controller()->serveClient()->processId();
+    QVERIFY(mpirun > 0);
+    backend->setCurrentIndex(backend->findData(QStringLiteral("local")));
+    QCOMPARE(window.controller()->backend(), EngineController::Backend::Local);
+    QCOMPARE(window.controller()->serveClient()->processId(), 0);
+    QVERIFY(waitFor([&] { return ::kill(static_cast<pid_t>(mpirun), 0) != 0; }));
   }
 
 private:

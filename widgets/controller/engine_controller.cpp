@@ -888,8 +888,13 @@ void EngineController::setWorkText(const QString& what) {
 }
 
 void EngineController::setBackend(Backend backend, int mpiRanks) {
+  const bool changed = backend != m_backend || qMax(1, mpiRanks) != m_mpiRanks;
   m_backend = backend;
   m_mpiRanks = qMax(1, mpiRanks);
+  // The MPI server (mpirun and its ranks) serves one choice of backend: another choice ends it
+  // instead of leaving it idle until the app quits. Its run is over; Start begins a new one.
+  if (changed && !m_serve->isBusy())
+    m_serve->shutdown();
 }
 
 void EngineController::startExecution(const QString& inputSpec, bool checkReference) {
