@@ -1,6 +1,7 @@
 #include "core/partition/convert_global_to_local.h"
 
 #include "core/ir/stablehlo_attrs.h"
+#include "core/partition/detail/global_view.h"
 #include "core/partition/detail/hlo_builder.h"
 #include "core/partition/detail/mesh_groups.h"
 #include "core/sharding/mesh_view.h"
@@ -9,14 +10,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <optional>
-#include <unordered_map>
 
 namespace shardscope::partition {
 namespace {
 
+using detail::GlobalInfo;
 using detail::HloBuilder;
 using detail::i64Attr;
 using detail::namedAttr;
@@ -30,103 +30,6 @@ using sharding::MeshView;
 using sharding::ShardingLayout;
 
 bool sameShape(std::span<const int64_t> a, std::span<const int64_t> b);
-bool sameLayout(const std::optional<ShardingLayout>& a, const std::optional<ShardingLayout>& b);
-
-// The global (logical) view of a value, remembered before types become local.
-struct GlobalInfo {
-  Type type;
-  std::optional<TensorSharding> sharding;
-};
-
-// Value -> GlobalInfo, open addressing (linear probing) over a power-of-two slot array; the infos
-// live in a deque so their addresses stay valid while the table grows. One probe sequence over
-// contiguous slots instead of the bucket -> node pointer chase of std::unordered_map (this table
-// holds every value of the module and is read by nearly every rewrite).
-class GlobalTable {
-public:
-  const GlobalInfo* find(const Value* key) const {
-    if (m_slots.empty())
-      return nullptr;
-    size_t mask = m_slots.size() - 1;
-    for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
-      const Slot& slot = m_slots[i];
-      if (slot.key == key)
-        return &m_infos[slot.index];
-      if (!slot.key)
-        return nullptr;
-    }
-  }
-  bool contains(const Value* key) const { return find(key) != nullptr; }
-  size_t size() const { return m_live; }
-  // Like unordered_map::emplace: nothing happens when `key` is present.
-  void emplace(const Value* key, GlobalInfo info) {
-    if (contains(key))
-      return;
-    if ((m_used + 1) * 4 > m_slots.size() * 3)
-      rehash(std::max<size_t>(16, (m_live + 1) * 2));
-    size_t mask = m_slots.size() - 1;
-    size_t i = slotOf(key, mask);
-    while (m_slots[i].key && m_slots[i].key != tombstone())
-      i = (i + 1) & mask;
-    if (!m_slots[i].key)
-      ++m_used;
-    m_infos.push_back(std::move(info));
-    m_slots[i] = Slot{key, m_infos.size() - 1};
-    ++m_live;
-  }
-  void erase(const Value* key) {
-    if (m_slots.empty())
-      return;
-    size_t mask = m_slots.size() - 1;
-    for (size_t i = slotOf(key, mask);; i = (i + 1) & mask) {
-      Slot& slot = m_slots[i];
-      if (slot.key == key) {
-        slot.key = tombstone();
-        --m_live;
-        return;
-      }
-      if (!slot.key)
-        return;
-    }
-  }
-  void reserve(size_t n) {
-    if (n * 4 > m_slots.size() * 3)
-      rehash(n);
-  }
-
-private:
-  struct Slot {
-    const Value* key = nullptr;
-    size_t index = 0;
-  };
-  static const Value* tombstone() { return reinterpret_cast<const Value*>(uintptr_t{1}); }
-  static size_t slotOf(const Value* key, size_t mask) {
-    auto h = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(key)) * 0x9E3779B97F4A7C15ull;
-    return static_cast<size_t>(h ^ (h >> 29)) & mask;
-  }
-  // Room for `n` live entries below a 3/4 load.
-  void rehash(size_t n) {
-    size_t capacity = 16;
-    while (capacity * 3 < std::max(n, m_live) * 4)
-      capacity *= 2;
-    std::vector<Slot> old = std::move(m_slots);
-    m_slots.assign(capacity, Slot{});
-    size_t mask = capacity - 1;
-    for (const Slot& slot : old) {
-      if (!slot.key || slot.key == tombstone())
-        continue;
-      size_t i = slotOf(slot.key, mask);
-      while (m_slots[i].key)
-        i = (i + 1) & mask;
-      m_slots[i] = slot;
-    }
-    m_used = m_live;
-  }
-  std::vector<Slot> m_slots;
-  std::deque<GlobalInfo> m_infos;
-  size_t m_used = 0; // live entries and tombstones
-  size_t m_live = 0;
-};
 
 class Converter {
 public:
@@ -154,7 +57,12 @@ private:
     const GlobalInfo* i = info(value);
     return i ? i->type : value->type();
   }
-  std::optional<ShardingLayout> layoutOf(const Value* value) const;
+  // The layout of `value`'s global view (null: none, i.e. replicated or not a static tensor).
+  const ShardingLayout* layoutOf(const Value* value) {
+    const GlobalInfo* i = info(value);
+    return i ? m_layouts.layoutOf(*i, m_module) : nullptr;
+  }
+  bool sameLayout(const ShardingLayout* a, const ShardingLayout* b);
   const ir::Mesh* meshOf(const TensorSharding& sharding) const {
     return ir::resolveMesh(m_module, sharding);
   }
@@ -166,7 +74,7 @@ private:
   }
   HloBuilder builder(Operation& before) { return HloBuilder(before, m_model, &m_nextChannel); }
   // Per-device table (indexed by device id) of `fn(block)` over the blocks of `layout`.
-  template <typename Fn> std::vector<int64_t> table(const ShardingLayout& layout, Fn&& fn) const;
+  template <typename Fn> std::vector<int64_t> table(const ShardingLayout& layout, Fn&& fn);
   void logOp(const Value* value, const Operation& source, std::string reason) {
     if (m_log && value && value->definingOp())
       m_log->push_back(
@@ -185,13 +93,12 @@ private:
   bool rewriteGather(Operation& op);
   bool rewriteScatter(Operation& op);
   bool lowerAllGather(Operation& op);
-  bool needsReplication(const Operation& op) const;
+  bool needsReplication(const Operation& op);
   void lowerViaReplication(Operation& op);
   // `input` (local, laid out by `inSharding`) laid out by `outLayout` instead: gathered whole,
   // then each device's block cut out. Returns the new local value.
-  Value* reshardLocal(Operation& before, Value* input,
-                      const std::optional<TensorSharding>& inSharding, Type global,
-                      const std::optional<ShardingLayout>& outLayout, const Operation& source);
+  Value* reshardLocal(Operation& before, Value* input, const TensorSharding* inSharding,
+                      Type global, const ShardingLayout* outLayout, const Operation& source);
   bool lowerAllReduce(Operation& op);
   bool lowerReduceScatter(Operation& op);
   bool lowerAllToAll(Operation& op);
@@ -206,23 +113,15 @@ private:
   std::vector<LoweredCollective>* m_log;
   detail::DeviceModel m_model;
   int64_t m_nextChannel = 1;
-  GlobalTable m_global;
+  detail::GlobalTable m_global;
+  detail::LayoutCache m_layouts;
+  detail::ShardingPool m_shardings;
   bool m_ok = true;
 };
 
-std::optional<ShardingLayout> Converter::layoutOf(const Value* value) const {
-  const GlobalInfo* i = info(value);
-  if (!i || !i->sharding || !i->type.isTensor() || !i->type.hasStaticShape())
-    return std::nullopt;
-  const ir::Mesh* mesh = meshOf(*i->sharding);
-  if (!mesh || static_cast<int64_t>(i->sharding->dims.size()) != i->type.rank())
-    return std::nullopt;
-  return ShardingLayout::create(*i->sharding, *mesh, i->type.shape());
-}
-
 template <typename Fn>
-std::vector<int64_t> Converter::table(const ShardingLayout& layout, Fn&& fn) const {
-  std::vector<sharding::DeviceBlock> blocks = layout.blocks();
+std::vector<int64_t> Converter::table(const ShardingLayout& layout, Fn&& fn) {
+  const std::vector<sharding::DeviceBlock>& blocks = m_layouts.blocks(layout);
   int64_t maxId = 0;
   for (const auto& b : blocks)
     maxId = std::max(maxId, b.deviceId);
@@ -233,8 +132,10 @@ std::vector<int64_t> Converter::table(const ShardingLayout& layout, Fn&& fn) con
 }
 
 void Converter::recordValue(Value* value) {
-  GlobalInfo gi{value->type(), sharding::valueSharding(*value)};
-  m_global.emplace(value, std::move(gi));
+  // Shardings are interned rather than copied: every value of the module is recorded.
+  std::optional<TensorSharding> scratch;
+  const TensorSharding* s = sharding::valueShardingRef(*value, scratch);
+  m_global.emplace(value, GlobalInfo{value->type(), s ? m_shardings.intern(*s) : nullptr});
 }
 
 void Converter::localizeTypes(Operation& fn) {
@@ -254,8 +155,8 @@ void Converter::localizeTypes(Operation& fn) {
   for (Value* v : values)
     recordValue(v);
   for (Value* v : values)
-    if (auto layout = layoutOf(v))
-      v->setType(v->type().withShape(layout->localShape()));
+    if (const ShardingLayout* layout = layoutOf(v))
+      v->setType(m_layouts.localType(v->type(), *layout));
 }
 
 void Converter::forget(Operation& op) {
@@ -372,7 +273,7 @@ void Converter::inlineManualComputation(Operation& op) {
     // operands (a manual computation's body sees exactly the operand's blocks).
     if (named && !sameLayout(layoutOf(operand), layoutOf(body.argument(i)))) {
       const GlobalInfo* in = info(operand);
-      operand = reshardLocal(op, operand, in ? in->sharding : std::nullopt, globalType(operand),
+      operand = reshardLocal(op, operand, in ? in->sharding : nullptr, globalType(operand),
                              layoutOf(body.argument(i)), op);
     }
     body.argument(i)->replaceAllUsesWith(operand);
@@ -383,7 +284,7 @@ void Converter::inlineManualComputation(Operation& op) {
     for (size_t i = 0; i < returned.size(); ++i)
       if (!sameLayout(layoutOf(returned[i]), layoutOf(op.result(static_cast<unsigned>(i))))) {
         const GlobalInfo* in = info(returned[i]);
-        returned[i] = reshardLocal(*terminator, returned[i], in ? in->sharding : std::nullopt,
+        returned[i] = reshardLocal(*terminator, returned[i], in ? in->sharding : nullptr,
                                    globalType(returned[i]),
                                    layoutOf(op.result(static_cast<unsigned>(i))), op);
       }
@@ -523,9 +424,7 @@ bool Converter::rewriteSliceOrPad(Operation& op, bool isPad) {
   }
   Type globalIn = globalType(operand), globalOut = globalType(result);
   size_t rank = static_cast<size_t>(globalIn.rank());
-  auto shardsOf = [](const std::optional<ShardingLayout>& l, size_t d) {
-    return l ? l->shardsPerDim()[d] : 1;
-  };
+  auto shardsOf = [](const ShardingLayout* l, size_t d) { return l ? l->shardsPerDim()[d] : 1; };
   std::vector<size_t> sharded;
   for (size_t d = 0; d < rank; ++d)
     if (shardsOf(inLayout, d) > 1 || shardsOf(outLayout, d) > 1)
@@ -552,7 +451,7 @@ bool Converter::rewriteSliceOrPad(Operation& op, bool isPad) {
   Value* padValue = isPad ? op.operand(1) : nullptr;
   for (size_t d : sharded) {
     const std::vector<AxisRef>& axes = outInfo->sharding->dims[d].axes;
-    std::vector<std::vector<int64_t>> groups = detail::groupsAlong(view, axes);
+    const std::vector<std::vector<int64_t>>& groups = m_layouts.groupsAlong(view.mesh(), axes);
     int64_t n = static_cast<int64_t>(groups.front().size());
     int64_t li = inLayout->localShape()[d], lo = outLayout->localShape()[d];
     int64_t din = globalIn.shape()[d], dout = globalOut.shape()[d];
@@ -1020,15 +919,17 @@ bool sameShape(std::span<const int64_t> a, std::span<const int64_t> b) {
 }
 
 // Returns true when two layouts (nothing: replicated) give every device the same block.
-bool sameLayout(const std::optional<ShardingLayout>& a, const std::optional<ShardingLayout>& b) {
+bool Converter::sameLayout(const ShardingLayout* a, const ShardingLayout* b) {
   if (!a || !b) {
-    const auto& other = a ? a : b;
+    const ShardingLayout* other = a ? a : b;
     return !other || other->numShards() == 1;
   }
+  if (a == b) // interned: the same layout
+    return true;
   if (a->localShape() != b->localShape())
     return false;
-  for (const sharding::DeviceBlock& block : a->blocks()) {
-    auto twin = b->blockOf(block.deviceId);
+  for (const sharding::DeviceBlock& block : m_layouts.blocks(*a)) {
+    const sharding::DeviceBlock* twin = m_layouts.blockOf(*b, block.deviceId);
     if (!twin || twin->ranges != block.ranges)
       return false;
   }
@@ -1039,7 +940,7 @@ bool sameLayout(const std::optional<ShardingLayout>& a, const std::optional<Shar
 // nest (5 over 2 is blocks of 3, over 4 blocks of 2), so a collective that changes such a
 // dimension's axes, other than to or from replicated, can't move blocks directly: it goes
 // through the replicated value. All-to-alls need divisible dimensions on both sides.
-bool Converter::needsReplication(const Operation& op) const {
+bool Converter::needsReplication(const Operation& op) {
   auto inLayout = layoutOf(op.operand(0));
   auto outLayout = layoutOf(op.result(0));
   const GlobalInfo* in = info(op.operand(0));
@@ -1061,15 +962,14 @@ bool Converter::needsReplication(const Operation& op) const {
 // of the global value (padded to whole blocks).
 void Converter::lowerViaReplication(Operation& op) {
   const GlobalInfo* in = info(op.operand(0));
-  Value* out = reshardLocal(op, op.operand(0), in ? in->sharding : std::nullopt,
+  Value* out = reshardLocal(op, op.operand(0), in ? in->sharding : nullptr,
                             globalType(op.operand(0)), layoutOf(op.result(0)), op);
   std::vector<Value*> with{out};
   replace(op, with);
 }
 
-Value* Converter::reshardLocal(Operation& before, Value* input,
-                               const std::optional<TensorSharding>& inSharding, Type global,
-                               const std::optional<ShardingLayout>& outLayout,
+Value* Converter::reshardLocal(Operation& before, Value* input, const TensorSharding* inSharding,
+                               Type global, const ShardingLayout* outLayout,
                                const Operation& source) {
   HloBuilder b = builder(before);
   Value* current = input;
@@ -1080,14 +980,14 @@ Value* Converter::reshardLocal(Operation& before, Value* input,
       const auto& axes = inSharding->dims[d].axes;
       if (axes.empty())
         continue;
-      std::vector<std::vector<int64_t>> groups = detail::groupsAlong(view, axes);
+      const std::vector<std::vector<int64_t>>& groups = m_layouts.groupsAlong(view.mesh(), axes);
       std::vector<int64_t> shape(current->type().shape().begin(), current->type().shape().end());
       shape[d] *= static_cast<int64_t>(groups.front().size());
       std::vector<Value*> operands{current};
       std::vector<Type> types{current->type().withShape(shape)};
       std::vector<ir::NamedAttribute> attrs{
           namedAttr("all_gather_dim", i64Attr(static_cast<int64_t>(d)))};
-      for (auto& a : b.collectiveAttrs(groups, /*globalIds=*/true))
+      for (auto& a : b.collectiveAttrs(m_layouts.groupsMatrix(groups), /*globalIds=*/true))
         attrs.push_back(std::move(a));
       current = b.create("stablehlo.all_gather", operands, types, std::move(attrs))->result(0);
       logOp(current, source, "gathers dimension " + std::to_string(d) + " to the whole value");
@@ -1151,14 +1051,15 @@ bool Converter::lowerAllGather(Operation& op) {
       gatheredDims.push_back(d);
   if (m_options.perDimAllGather || gatheredDims.size() <= 1) {
     for (size_t d : gatheredDims) {
-      std::vector<std::vector<int64_t>> groups = detail::groupsAlong(view, axes->lists[d]);
+      const std::vector<std::vector<int64_t>>& groups =
+          m_layouts.groupsAlong(view.mesh(), axes->lists[d]);
       std::vector<int64_t> shape(current->type().shape().begin(), current->type().shape().end());
       shape[d] *= static_cast<int64_t>(groups.front().size());
       std::vector<Value*> operands{current};
       std::vector<Type> types{current->type().withShape(shape)};
       std::vector<ir::NamedAttribute> attrs{
           namedAttr("all_gather_dim", i64Attr(static_cast<int64_t>(d)))};
-      for (auto& a : b.collectiveAttrs(groups, /*globalIds=*/true))
+      for (auto& a : b.collectiveAttrs(m_layouts.groupsMatrix(groups), /*globalIds=*/true))
         attrs.push_back(std::move(a));
       current = b.create("stablehlo.all_gather", operands, types, std::move(attrs))->result(0);
       logOp(current, op, "gathers dimension " + std::to_string(d));
@@ -1176,7 +1077,7 @@ bool Converter::lowerAllGather(Operation& op) {
         n *= view.sizeOf(a);
       groupSizes.push_back(n);
     }
-    std::vector<std::vector<int64_t>> groups = detail::groupsAlong(view, all);
+    const std::vector<std::vector<int64_t>>& groups = m_layouts.groupsAlong(view.mesh(), all);
     std::span<const int64_t> localShape = current->type().shape();
     size_t rank = localShape.size();
     std::vector<int64_t> withLead{1};
@@ -1186,7 +1087,7 @@ bool Converter::lowerAllGather(Operation& op) {
     std::vector<Value*> operands{lead};
     std::vector<Type> types{current->type().withShape(withLead)};
     std::vector<ir::NamedAttribute> attrs{namedAttr("all_gather_dim", i64Attr(0))};
-    for (auto& a : b.collectiveAttrs(groups, /*globalIds=*/true))
+    for (auto& a : b.collectiveAttrs(m_layouts.groupsMatrix(groups), /*globalIds=*/true))
       attrs.push_back(std::move(a));
     Value* gathered =
         b.create("stablehlo.all_gather", operands, types, std::move(attrs))->result(0);
@@ -1227,9 +1128,10 @@ bool Converter::lowerAllReduce(Operation& op) {
   HloBuilder b = builder(op);
   std::vector<Value*> operands{input};
   std::vector<Type> types{op.result(0)->type()};
-  Operation* reduce = b.create("stablehlo.all_reduce", operands, types,
-                               b.collectiveAttrs(detail::groupsAlong(MeshView(*mesh), axes->axes),
-                                                 /*globalIds=*/true));
+  Operation* reduce =
+      b.create("stablehlo.all_reduce", operands, types,
+               b.collectiveAttrs(m_layouts.groupsMatrix(m_layouts.groupsAlong(*mesh, axes->axes)),
+                                 /*globalIds=*/true));
   b.addReductionRegion(*reduce, input->type().elementType(), reductionOp(op));
   logOp(reduce->result(0), op, "reduces partial values over the reduction axes");
   std::vector<Value*> with{reduce->result(0)};
@@ -1248,14 +1150,15 @@ bool Converter::lowerReduceScatter(Operation& op) {
   for (size_t d = 0; d < axes->lists.size(); ++d) {
     if (axes->lists[d].empty())
       continue;
-    std::vector<std::vector<int64_t>> groups = detail::groupsAlong(view, axes->lists[d]);
+    const std::vector<std::vector<int64_t>>& groups =
+        m_layouts.groupsAlong(view.mesh(), axes->lists[d]);
     std::vector<int64_t> shape(current->type().shape().begin(), current->type().shape().end());
     shape[d] /= static_cast<int64_t>(groups.front().size());
     std::vector<Value*> operands{current};
     std::vector<Type> types{current->type().withShape(shape)};
     std::vector<ir::NamedAttribute> attrs{
         namedAttr("scatter_dimension", i64Attr(static_cast<int64_t>(d)))};
-    for (auto& a : b.collectiveAttrs(groups, /*globalIds=*/true))
+    for (auto& a : b.collectiveAttrs(m_layouts.groupsMatrix(groups), /*globalIds=*/true))
       attrs.push_back(std::move(a));
     Operation* rs = b.create("stablehlo.reduce_scatter", operands, types, std::move(attrs));
     b.addReductionRegion(*rs, current->type().elementType(), reductionOp(op));
@@ -1280,7 +1183,7 @@ bool Converter::lowerAllToAll(Operation& op) {
   HloBuilder b = builder(op);
   Value* current = op.operand(0);
   for (const ir::AllToAllParam& p : params->params) {
-    std::vector<std::vector<int64_t>> groups = detail::groupsAlong(view, p.axes);
+    const std::vector<std::vector<int64_t>>& groups = m_layouts.groupsAlong(view.mesh(), p.axes);
     int64_t n = static_cast<int64_t>(groups.front().size());
     std::vector<int64_t> shape(current->type().shape().begin(), current->type().shape().end());
     shape[static_cast<size_t>(p.tgtDim)] /= n;
@@ -1290,7 +1193,7 @@ bool Converter::lowerAllToAll(Operation& op) {
     std::vector<ir::NamedAttribute> attrs{namedAttr("split_dimension", i64Attr(p.tgtDim)),
                                           namedAttr("concat_dimension", i64Attr(p.srcDim)),
                                           namedAttr("split_count", i64Attr(n))};
-    for (auto& a : b.collectiveAttrs(groups, /*globalIds=*/false))
+    for (auto& a : b.collectiveAttrs(m_layouts.groupsMatrix(groups), /*globalIds=*/false))
       attrs.push_back(std::move(a));
     current = b.create("stablehlo.all_to_all", operands, types, std::move(attrs))->result(0);
     logOp(current, op,
@@ -1309,10 +1212,10 @@ bool Converter::lowerCollectivePermute(Operation& op) {
     return true;
   // Each device receives its output block from a device holding it in the input: itself when
   // it can (a self loop), else the first holder not already sending.
-  std::vector<sharding::DeviceBlock> inBlocks = inLayout->blocks();
+  const std::vector<sharding::DeviceBlock>& inBlocks = m_layouts.blocks(*inLayout);
   std::vector<std::vector<int64_t>> pairs;
   std::vector<int64_t> usedSources;
-  for (const sharding::DeviceBlock& target : outLayout->blocks()) {
+  for (const sharding::DeviceBlock& target : m_layouts.blocks(*outLayout)) {
     std::optional<int64_t> source;
     for (const sharding::DeviceBlock& holder : inBlocks)
       if (holder.ranges == target.ranges && holder.deviceId == target.deviceId)
@@ -1366,7 +1269,7 @@ bool Converter::lowerAllSlice(Operation& op) {
     starts.push_back(b.lookup(table(*outLayout, [&](const sharding::DeviceBlock& blk) {
       int64_t inStart = 0;
       if (inLayout)
-        if (auto inBlock = inLayout->blockOf(blk.deviceId))
+        if (const sharding::DeviceBlock* inBlock = m_layouts.blockOf(*inLayout, blk.deviceId))
           inStart = inBlock->shardIndex[d] * inLocal[d];
       return blk.shardIndex[d] * size - inStart;
     })));
@@ -1439,7 +1342,7 @@ bool Converter::lowerShardedToUnreduced(Operation& op) {
     offsets[d] = table(*inLayout, [&](const sharding::DeviceBlock& blk) {
       int64_t outStart = 0;
       if (outLayout)
-        if (auto o = outLayout->blockOf(blk.deviceId))
+        if (const sharding::DeviceBlock* o = m_layouts.blockOf(*outLayout, blk.deviceId))
           outStart = o->shardIndex[d] * outLocal[d];
       return blk.shardIndex[d] * inLocal[d] - outStart;
     });

@@ -12,11 +12,14 @@ namespace {
 
 using ir::TensorSharding;
 
-bool onMaximalMesh(const ir::Module& module, const std::optional<TensorSharding>& sharding) {
-  if (!sharding)
-    return false;
-  const ir::Mesh* mesh = ir::resolveMesh(module, *sharding);
+bool onMaximalMesh(const ir::Module& module, const TensorSharding& sharding) {
+  const ir::Mesh* mesh = ir::resolveMesh(module, sharding);
   return mesh && sharding::MeshView(*mesh).isMaximal();
+}
+
+// (A separate overload, so that asking about a sharding held elsewhere copies nothing.)
+bool onMaximalMesh(const ir::Module& module, const std::optional<TensorSharding>& sharding) {
+  return sharding && onMaximalMesh(module, *sharding);
 }
 
 // The mesh replicated values live on around a single-device op: the module's first mesh with
@@ -60,13 +63,15 @@ void reshardOperands(ir::Operation& op, const std::string& global, const std::st
 } // namespace
 
 SingleDeviceOutcome processSingleDeviceOp(ir::Module& module, ir::Operation& op,
+                                          detail::MeshLookup& meshes,
                                           support::DiagnosticSink& sink) {
   const auto* perValue = op.attr("sdy.sharding").as<ir::ShardingPerValueAttr>();
   if (!perValue || perValue->shardings.size() != op.numResults())
     return SingleDeviceOutcome::NotSingleDevice;
   std::string device;
   for (const TensorSharding& s : perValue->shardings) {
-    if (!onMaximalMesh(module, s))
+    const ir::Mesh* mesh = meshes(s);
+    if (!mesh || !sharding::MeshView(*mesh).isMaximal())
       continue;
     if (!device.empty() && device != s.meshName) {
       sink.error(op.loc(), "'" + std::string(op.name()) +

@@ -4,6 +4,7 @@
 // placed on one device gets its operands gathered there and its results replicated back.
 
 #include "core/ir/module.h"
+#include "core/partition/detail/mesh_lookup.h"
 #include "core/support/diagnostic.h"
 
 namespace shardscope::partition {
@@ -15,7 +16,9 @@ enum class SingleDeviceOutcome { NotSingleDevice, Handled, Failed };
 /// non-maximal mesh (unless it is one already) and then to the maximal sharding, sets every tensor
 /// result's sharding to the maximal one, and reshards each result back to replicated (then to its
 /// former sharding when that sharded it). Results on two different maximal meshes are an error.
+/// `meshes` resolves meshes of `module` (every op of a function is asked about).
 SingleDeviceOutcome processSingleDeviceOp(ir::Module& module, ir::Operation& op,
+                                          detail::MeshLookup& meshes,
                                           support::DiagnosticSink& sink);
 
 /// Reports an error for each argument or result of `func` sharded on a maximal mesh; returns

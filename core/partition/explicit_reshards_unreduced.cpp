@@ -198,6 +198,13 @@ bool convertReshardToUnreducedCollectives(const ir::Module& module, ir::Operatio
 void allReduceUnreducedOperands(const ir::Module& module, ir::Operation& op) {
   if (op.numResults() == 0)
     return;
+  // Nearly every op has no unreduced operand: check that without copying any sharding.
+  bool anyUnreduced = false;
+  for (ir::Value* operand : op.operands())
+    if (const ir::TensorSharding* s = sharding::storedSharding(*operand))
+      anyUnreduced = anyUnreduced || !s->unreducedAxes.empty();
+  if (!anyUnreduced)
+    return;
   std::optional<ir::TensorSharding> target = sharding::valueSharding(*op.result(0));
   for (unsigned i = 0; i < op.numOperands(); ++i)
     allReduceUnreducedOperand(module, op, i, target);

@@ -17,6 +17,10 @@ namespace shardscope::partition {
 ir::Operation* insertReshardBefore(ir::Operation& before, ir::Value* input,
                                    const ir::TensorSharding& sharding);
 
+/// `insertReshardBefore` with the `sharding` attribute already built (`Attribute::sharding`):
+/// attributes are immutable, so equal reshards can share one.
+ir::Operation* insertReshardBefore(ir::Operation& before, ir::Value* input, ir::Attribute sharding);
+
 /// Inserts `sdy.all_reduce axes %input out_sharding=<outSharding>` located at `loc` just before
 /// `before` and returns its result.
 ir::Value* insertAllReduceBefore(ir::Operation& before, ir::Value* input,
@@ -29,6 +33,8 @@ ir::TensorSharding replicatedOn(const std::string& meshName, int64_t rank);
 
 /// Returns true when `sharding` is missing or shards no dimension and has no unreduced axes.
 bool isFullyReplicated(const std::optional<ir::TensorSharding>& sharding);
+/// `isFullyReplicated` of a sharding held elsewhere (null: missing).
+bool isFullyReplicated(const ir::TensorSharding* sharding);
 
 /// Returns true when `a` and `b` shard the same way: both fully replicated (or missing), or on
 /// the same mesh with the same axes per dimension and the same unreduced axes (open/closed and

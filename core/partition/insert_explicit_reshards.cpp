@@ -1,5 +1,7 @@
 #include "core/partition/insert_explicit_reshards.h"
 
+#include "core/partition/detail/cache_key.h"
+#include "core/partition/detail/mesh_lookup.h"
 #include "core/partition/explicit_reshards_data_flow.h"
 #include "core/partition/explicit_reshards_factor_axes.h"
 #include "core/partition/explicit_reshards_reshape.h"
@@ -16,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace shardscope::partition {
@@ -30,17 +33,15 @@ using Axes = std::vector<AxisRef>;
 // differ only in device order; tensors sharded on another order are resharded). Null when the
 // tensors use meshes with different axes, or none has a sharding.
 const ir::Mesh* commonMesh(const ir::Module& module,
-                           const std::vector<std::optional<TensorSharding>>& shardings,
+                           const std::vector<const TensorSharding*>& shardings,
                            std::string& meshName) {
-  auto meshOf = [&](const std::string& name) {
-    TensorSharding probe;
-    probe.meshName = name;
-    return ir::resolveMesh(module, probe);
-  };
+  // The tensors of an op nearly always name one mesh: look each new name up once.
+  detail::MeshLookup lookup(module);
+  auto meshOf = [&](const std::string& name) { return lookup.byName(name); };
   const ir::Mesh* first = nullptr;
   std::map<std::string, int> counts;
   int bestCount = 0;
-  for (const auto& s : shardings) {
+  for (const TensorSharding* s : shardings) {
     if (!s)
       continue;
     const ir::Mesh* m = meshOf(s->meshName);
@@ -71,26 +72,34 @@ TensorSharding openReplicatedOn(const std::string& meshName, int64_t rank) {
 
 bool supportedRule(const ir::OpShardingRule& rule) { return !rule.isCustom; }
 
-// The shardings of `op`'s operands then results, or nothing when one isn't a ranked tensor or has
-// a sharding this pass does not handle (inline mesh, unreduced or replicated axes).
-std::optional<std::vector<std::optional<TensorSharding>>>
-collectShardings(Operation& op, std::vector<ir::Value*>& values) {
+// The shardings of `op`'s operands then results (null: none), or nothing when one isn't a ranked
+// tensor or has a sharding this pass does not handle (inline mesh, unreduced or replicated axes).
+// They are not copied: they point into the attributes that hold them (valid until `op`'s own
+// `sdy.sharding` is replaced), or into `scratch` for those that are computed.
+std::optional<std::vector<const TensorSharding*>>
+collectShardings(Operation& op, std::vector<ir::Value*>& values,
+                 std::vector<std::optional<TensorSharding>>& scratch) {
   for (ir::Value* v : op.operands())
     values.push_back(v);
   for (const auto& r : op.results())
     values.push_back(r.get());
-  std::vector<std::optional<TensorSharding>> shardings;
-  for (ir::Value* v : values) {
+  scratch.resize(values.size()); // sized before pointers into it are taken
+  std::vector<const TensorSharding*> shardings;
+  for (size_t t = 0; t < values.size(); ++t) {
+    const ir::Value* v = values[t];
     if (!v->type().isTensor() || !v->type().hasStaticShape())
       return std::nullopt;
-    std::optional<TensorSharding> s = sharding::valueSharding(*v);
+    const TensorSharding* s = sharding::valueShardingRef(*v, scratch[t]);
     if (s && (s->inlineMesh || s->meshName.empty() || !s->replicatedAxes.empty() ||
               static_cast<int64_t>(s->dims.size()) != v->type().rank()))
       return std::nullopt;
-    shardings.push_back(std::move(s));
+    shardings.push_back(s);
   }
   // Shardy assumes every result has the same unreduced axes.
-  auto unreduced = [&](size_t t) { return shardings[t] ? shardings[t]->unreducedAxes : Axes{}; };
+  static const Axes kNoAxes;
+  auto unreduced = [&](size_t t) -> const Axes& {
+    return shardings[t] ? shardings[t]->unreducedAxes : kNoAxes;
+  };
   for (size_t t = op.numOperands() + 1; t < shardings.size(); ++t)
     if (unreduced(t) != unreduced(op.numOperands()))
       return std::nullopt;
@@ -101,6 +110,7 @@ collectShardings(Operation& op, std::vector<ir::Value*>& values) {
 // change, and the axes the results are all-reduced over.
 struct OpPlan {
   std::vector<TensorSharding> newShardings;
+  std::vector<ir::Attribute> newShardingAttrs; // `newShardings`, built once for every reshard
   std::vector<bool> update;
   Axes allReduceAxes;
 };
@@ -189,10 +199,67 @@ std::optional<OpPlan> planOp(Operation& op, const ir::OpShardingRule& rule,
   return plan;
 }
 
+// The plans of ops already seen: `planOp` depends only on the op's rule, its tensors' shapes and
+// shardings and the mesh, and a large program repeats the same few combinations many times.
+class PlanCache {
+public:
+  const std::optional<OpPlan>& plan(Operation& op, const ir::OpShardingRule& rule,
+                                    const std::vector<ir::Value*>& values,
+                                    const std::vector<const TensorSharding*>& shardings,
+                                    const std::string& meshName, const ir::Mesh& mesh) {
+    detail::CacheKey key;
+    // `planOp` asks whether the op is a reshape, and the mesh follows from its name.
+    key.add(int64_t{op.is("stablehlo.reshape")}).add(meshName).add(op.numOperands());
+    addRule(key, rule);
+    key.add(static_cast<int64_t>(values.size()));
+    for (size_t t = 0; t < values.size(); ++t) {
+      key.add(values[t]->type().shape()).add(int64_t{shardings[t] != nullptr});
+      if (shardings[t])
+        key.add(*shardings[t]);
+    }
+    auto it = m_plans.find(key.bytes());
+    if (it == m_plans.end())
+      it = m_plans.emplace(key.take(), build(op, rule, values, shardings, meshName, mesh)).first;
+    return it->second;
+  }
+
+private:
+  static std::optional<OpPlan> build(Operation& op, const ir::OpShardingRule& rule,
+                                     const std::vector<ir::Value*>& values,
+                                     const std::vector<const TensorSharding*>& shardings,
+                                     const std::string& meshName, const ir::Mesh& mesh) {
+    std::vector<std::optional<TensorSharding>> copies;
+    for (const TensorSharding* s : shardings)
+      copies.push_back(s ? std::optional(*s) : std::nullopt);
+    std::optional<OpPlan> plan = planOp(op, rule, values, copies, meshName, mesh);
+    if (plan)
+      for (const TensorSharding& s : plan->newShardings)
+        plan->newShardingAttrs.push_back(ir::Attribute::sharding(s));
+    return plan;
+  }
+
+  static void addRule(detail::CacheKey& key, const ir::OpShardingRule& rule) {
+    for (const auto* mappings : {&rule.operands, &rule.results}) {
+      key.add(static_cast<int64_t>(mappings->size()));
+      for (const ir::TensorMapping& mapping : *mappings) {
+        key.add(static_cast<int64_t>(mapping.dims.size()));
+        for (const std::vector<int64_t>& factors : mapping.dims)
+          key.add(factors);
+      }
+    }
+    key.add(rule.factorSizes).add(rule.reductionFactors).add(rule.needReplicationFactors);
+    key.add(rule.permutationFactors).add(rule.blockedPropagationFactors);
+    key.add(int64_t{rule.isCustom});
+  }
+
+  std::unordered_map<std::string, std::optional<OpPlan>> m_plans;
+};
+
 // Inserts the all-reduces and reshards after `op` that `plan` asks for (before `after`), and sets
-// the results' new shardings.
+// the results' new shardings; `update` says which tensors change (`plan.update` and more).
 void rewriteResults(Operation& op, Operation& after, const OpPlan& plan,
-                    const std::vector<std::optional<TensorSharding>>& shardings,
+                    const std::vector<bool>& update,
+                    const std::vector<const TensorSharding*>& shardings,
                     const std::string& meshName) {
   const size_t numOperands = op.numOperands();
   std::vector<TensorSharding> resultShardings;
@@ -204,11 +271,11 @@ void rewriteResults(Operation& op, Operation& after, const OpPlan& plan,
     uses.push_back(op.result(r)->uses());
     current.push_back(op.result(r));
     // Setting one result's sharding on an op without any gives the other results open ones.
-    resultShardings.push_back(plan.update[t] ? plan.newShardings[t]
+    resultShardings.push_back(update[t] ? plan.newShardings[t]
                               : shardings[t]
                                   ? *shardings[t]
                                   : openReplicatedOn(meshName, op.result(r)->type().rank()));
-    anyResult = anyResult || plan.update[t];
+    anyResult = anyResult || update[t];
   }
   // Shardy puts the all-reduces right after the op, then the result reshards; an all-reduce
   // keeps its result's sharding (closed replicated when the op has none).
@@ -225,7 +292,7 @@ void rewriteResults(Operation& op, Operation& after, const OpPlan& plan,
   bool hadShardings = op.attr("sdy.sharding").as<ir::ShardingPerValueAttr>() != nullptr;
   for (unsigned r = 0; r < op.numResults(); ++r) {
     const size_t t = numOperands + r;
-    if (plan.update[t]) {
+    if (update[t]) {
       const int64_t rank = op.result(r)->type().rank();
       TensorSharding original = shardings[t]   ? *shardings[t]
                                 : hadShardings ? openReplicatedOn(meshName, rank)
@@ -237,11 +304,12 @@ void rewriteResults(Operation& op, Operation& after, const OpPlan& plan,
       for (const ir::Use& use : uses[r])
         use.user->setOperand(use.index, current[r]);
   }
+  // Last: this frees the attribute the results' entries of `shardings` point into.
   if (anyResult)
     op.setAttr("sdy.sharding", ir::Attribute::shardingPerValue(resultShardings));
 }
 
-void processOp(ir::Module& module, Operation& op) {
+void processOp(ir::Module& module, Operation& op, PlanCache& plans) {
   // Ops with regions other than computations applied per element (a reduction's body, a sort's
   // comparator) are control flow, which this pass leaves alone.
   const bool bodyIsComputation =
@@ -256,32 +324,35 @@ void processOp(ir::Module& module, Operation& op) {
       rule->results.size() != op.numResults())
     return;
   std::vector<ir::Value*> values;
-  std::optional<std::vector<std::optional<TensorSharding>>> collected =
-      collectShardings(op, values);
+  std::vector<std::optional<TensorSharding>> scratch;
+  std::optional<std::vector<const TensorSharding*>> collected =
+      collectShardings(op, values, scratch);
   if (!collected)
     return;
-  const std::vector<std::optional<TensorSharding>>& shardings = *collected;
+  const std::vector<const TensorSharding*>& shardings = *collected;
   std::string meshName;
   const ir::Mesh* mesh = commonMesh(module, shardings, meshName);
   Operation* after = nextOp(op);
   if (!mesh || !after)
     return; // results can only be resharded before a following op (the terminator)
-  std::optional<OpPlan> plan = planOp(op, *rule, values, shardings, meshName, *mesh);
+  const std::optional<OpPlan>& plan = plans.plan(op, *rule, values, shardings, meshName, *mesh);
   if (!plan)
     return;
+  std::vector<bool> update = plan->update;
   // Tensors sharded (not fully replicated) on a mesh with another device order are resharded.
   for (size_t t = 0; t < shardings.size(); ++t)
     if (shardings[t] && !isFullyReplicated(shardings[t]) && shardings[t]->meshName != meshName) {
       TensorSharding probe;
       probe.meshName = shardings[t]->meshName;
       if (deviceOrder(*ir::resolveMesh(module, probe)) != deviceOrder(*mesh))
-        plan->update[t] = true;
+        update[t] = true;
     }
 
   for (unsigned i = 0; i < op.numOperands(); ++i)
-    if (plan->update[i])
-      op.setOperand(i, insertReshardBefore(op, op.operand(i), plan->newShardings[i])->result(0));
-  rewriteResults(op, *after, *plan, shardings, meshName);
+    if (update[i])
+      op.setOperand(i,
+                    insertReshardBefore(op, op.operand(i), plan->newShardingAttrs[i])->result(0));
+  rewriteResults(op, *after, *plan, update, shardings, meshName);
 }
 
 // Ops whose operands are edges to their results or callee (Shardy's data-flow ops and calls):
@@ -348,6 +419,8 @@ struct WalkState {
   support::DiagnosticSink& sink;
   bool fullVersion = false;
   bool ok = true;
+  PlanCache plans{};
+  detail::MeshLookup meshes{module};
 };
 
 // Without the full version Shardy still reshards concatenates whose operands are sharded unlike
@@ -375,7 +448,7 @@ void processNestedOp(WalkState& state, Operation& op) {
   if (convertReshardToUnreducedCollectives(state.module, op))
     return;
   if (state.fullVersion) {
-    SingleDeviceOutcome outcome = processSingleDeviceOp(state.module, op, state.sink);
+    SingleDeviceOutcome outcome = processSingleDeviceOp(state.module, op, state.meshes, state.sink);
     if (outcome == SingleDeviceOutcome::Failed)
       state.ok = false;
     if (outcome != SingleDeviceOutcome::NotSingleDevice)
@@ -384,7 +457,7 @@ void processNestedOp(WalkState& state, Operation& op) {
   if (!isDataFlowOrCall(op))
     allReduceUnreducedOperands(state.module, op);
   if (state.fullVersion || concatenateNeedsReshards(op))
-    processOp(state.module, op);
+    processOp(state.module, op, state.plans);
 }
 
 // Processes the ops of `block`, the ops nested in each op's regions first (as Shardy's post-order

@@ -14,7 +14,8 @@ using ir::Operation;
 
 // Returns true when dimension `dim` of `value` is sharded non-divisibly.
 bool isPaddedDim(const ir::Value& value, int64_t dim, const ir::Module& module) {
-  std::optional<ir::TensorSharding> s = sharding::valueSharding(value);
+  std::optional<ir::TensorSharding> scratch; // asked for every dot operand: avoid copies
+  const ir::TensorSharding* s = sharding::valueShardingRef(value, scratch);
   if (!s || !value.type().isTensor() || !value.type().hasStaticShape())
     return false;
   const ir::Mesh* mesh = ir::resolveMesh(module, *s);

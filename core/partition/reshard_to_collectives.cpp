@@ -1,11 +1,14 @@
 #include "core/partition/reshard_to_collectives.h"
 
+#include "core/partition/detail/cache_key.h"
+#include "core/partition/detail/mesh_lookup.h"
 #include "core/partition/reshard_plan.h"
 #include "core/propagation/import_data_flow.h"
 #include "core/sharding/notation.h"
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace shardscope::partition {
 namespace {
@@ -54,29 +57,99 @@ void setInherentAttr(Operation& op, std::string_view name, Attribute value) {
   op.setInherent(name, true);
 }
 
+// One planned collective with the attributes of its op. Attributes are immutable and shared, so
+// the ops of equal reshards can share them.
+struct PreparedStep {
+  CollectiveStep step;
+  const char* name = "";
+  const char* axesName = nullptr; // gathering_axes / slicing_axes / params, if any
+  Attribute axes;
+  Attribute outSharding;
+};
+
+PreparedStep prepareStep(CollectiveStep step, const TensorSharding& base) {
+  PreparedStep prepared;
+  prepared.name = opName(step.kind);
+  if (step.kind == CollectiveStep::Kind::AllGather) {
+    prepared.axesName = "gathering_axes";
+    prepared.axes = Attribute::axisRefListList(step.axes);
+  } else if (step.kind == CollectiveStep::Kind::AllSlice) {
+    prepared.axesName = "slicing_axes";
+    prepared.axes = Attribute::axisRefListList(step.axes);
+  } else if (step.kind == CollectiveStep::Kind::AllToAll) {
+    prepared.axesName = "params";
+    prepared.axes = Attribute::allToAllParams(step.params);
+  }
+  prepared.outSharding = Attribute::sharding(withDims(base, step.result));
+  prepared.step = std::move(step);
+  return prepared;
+}
+
 // Inserts the collective for `step` before `anchor`, applied to `input`; returns its result.
-ir::Value* insertStep(Operation& anchor, ir::Value* input, const CollectiveStep& step,
-                      const TensorSharding& base, const InsertedCollective& cause,
-                      std::vector<InsertedCollective>* log) {
+ir::Value* insertStep(Operation& anchor, ir::Value* input, const PreparedStep& step,
+                      const InsertedCollective& cause, std::vector<InsertedCollective>* log) {
   std::vector<ir::Value*> operands{input};
   std::vector<ir::Type> types{anchor.result(0)->type()};
-  auto op = Operation::create(opName(step.kind), operands, types, anchor.loc());
-  if (step.kind == CollectiveStep::Kind::AllGather)
-    setInherentAttr(*op, "gathering_axes", Attribute::axisRefListList(step.axes));
-  else if (step.kind == CollectiveStep::Kind::AllSlice)
-    setInherentAttr(*op, "slicing_axes", Attribute::axisRefListList(step.axes));
-  else if (step.kind == CollectiveStep::Kind::AllToAll)
-    setInherentAttr(*op, "params", Attribute::allToAllParams(step.params));
-  setInherentAttr(*op, "out_sharding", Attribute::sharding(withDims(base, step.result)));
+  auto op = Operation::create(step.name, operands, types, anchor.loc());
+  if (step.axesName)
+    setInherentAttr(*op, step.axesName, step.axes);
+  setInherentAttr(*op, "out_sharding", step.outSharding);
   Operation* inserted = anchor.parentBlock()->insertBefore(&anchor, std::move(op));
   if (log) {
     InsertedCollective entry = cause;
     entry.op = inserted;
-    entry.reason = step.reason;
+    entry.reason = step.step.reason;
     log->push_back(std::move(entry));
   }
   return inserted->result(0);
 }
+
+// The prepared steps of each distinct reshard: a large program reshards between the same few
+// shardings over and over, and planning (with its sub-axis alignment) dominates the pass.
+class PlanCache {
+public:
+  // The steps taking `in` to `out` (see rewriteReshard) for a tensor of `shape` on `mesh`.
+  const std::vector<PreparedStep>& plan(const TensorSharding& in, const TensorSharding& out,
+                                        std::span<const int64_t> shape, const ir::Mesh& mesh) {
+    // Inline meshes have no stable name to key on; they are rare, so they are planned each time.
+    if (in.inlineMesh || out.inlineMesh) {
+      m_uncached = build(in, out, shape, mesh);
+      return m_uncached;
+    }
+    // Everything `build` reads; the mesh follows from `in.meshName`.
+    detail::CacheKey key;
+    key.add(in.meshName).add(out.meshName).add(shape).add(out.unreducedAxes).add(out.unreducedKind);
+    for (const auto* s : {&in, &out}) {
+      key.add(static_cast<int64_t>(s->dims.size()));
+      for (const ir::DimensionSharding& dim : s->dims)
+        key.add(dim.axes);
+    }
+    auto it = m_plans.find(key.bytes());
+    if (it == m_plans.end())
+      it = m_plans.emplace(key.take(), build(in, out, shape, mesh)).first;
+    return it->second;
+  }
+
+private:
+  static std::vector<PreparedStep> build(const TensorSharding& in, const TensorSharding& out,
+                                         std::span<const int64_t> shape, const ir::Mesh& mesh) {
+    std::vector<CollectiveStep> steps = planReshardCollectives(
+        axesOf(in), axesOf(out), shape, sharding::MeshView(mesh), in.meshName != out.meshName);
+    TensorSharding inBase = withDims(in, {});
+    inBase.unreducedAxes = out.unreducedAxes;
+    inBase.unreducedKind = out.unreducedKind;
+    TensorSharding outBase = withDims(out, {});
+    std::vector<PreparedStep> prepared;
+    for (CollectiveStep& step : steps) {
+      bool onTarget = step.onTargetMesh;
+      prepared.push_back(prepareStep(std::move(step), onTarget ? outBase : inBase));
+    }
+    return prepared;
+  }
+
+  std::unordered_map<std::string, std::vector<PreparedStep>> m_plans;
+  std::vector<PreparedStep> m_uncached;
+};
 
 void replaceAndErase(Operation& reshard, ir::Value* with) {
   reshard.result(0)->replaceAllUsesWith(with);
@@ -104,17 +177,18 @@ std::optional<TensorSharding> inputSharding(const ir::Value& value) {
   return std::nullopt;
 }
 
-bool isMaximal(const ir::Module& module, const TensorSharding& sharding) {
-  const ir::Mesh* mesh = ir::resolveMesh(module, sharding);
+bool isMaximal(detail::MeshLookup& meshOf, const TensorSharding& sharding) {
+  const ir::Mesh* mesh = meshOf(sharding);
   return mesh && sharding::MeshView(*mesh).isMaximal();
 }
 
 // Meshes with the same axes, possibly in another device order, can be resharded between.
-bool equivalentOnMesh(const ir::Module& module, const TensorSharding& a, const TensorSharding& b) {
+bool equivalentOnMesh(detail::MeshLookup& meshOf, const TensorSharding& a,
+                      const TensorSharding& b) {
   if (a.meshName == b.meshName && !a.inlineMesh && !b.inlineMesh)
     return true;
-  const ir::Mesh* ma = ir::resolveMesh(module, a);
-  const ir::Mesh* mb = ir::resolveMesh(module, b);
+  const ir::Mesh* ma = meshOf(a);
+  const ir::Mesh* mb = meshOf(b);
   return ma && mb && ma->axes == mb->axes;
 }
 
@@ -127,8 +201,8 @@ TensorSharding inputShardingOrReplicated(const ir::Value& input, const TensorSha
   return in;
 }
 
-bool rewriteReshard(ir::Module& module, Operation& reshard,
-                    const ReshardToCollectivesOptions& options,
+bool rewriteReshard(detail::MeshLookup& meshOf, Operation& reshard,
+                    const ReshardToCollectivesOptions& options, PlanCache& plans,
                     std::vector<InsertedCollective>* log) {
   const auto* outAttr = reshard.attr("sharding").as<ir::ShardingAttr>();
   if (!outAttr)
@@ -136,7 +210,7 @@ bool rewriteReshard(ir::Module& module, Operation& reshard,
   TensorSharding out = outAttr->sharding;
   ir::Value* input = throughBarrier(reshard.operand(0));
   TensorSharding in = inputShardingOrReplicated(*input, out);
-  if (in.dims.size() != out.dims.size() || isMaximal(module, in) || isMaximal(module, out))
+  if (in.dims.size() != out.dims.size() || isMaximal(meshOf, in) || isMaximal(meshOf, out))
     return true; // Shardy leaves reshards it can't express (e.g. to/from one device) alone.
   if (fullyReplicated(out) && out.unreducedAxes.empty()) {
     if (fullyReplicated(in)) {
@@ -146,21 +220,15 @@ bool rewriteReshard(ir::Module& module, Operation& reshard,
     }
     out = withDims(in, DimAxes(in.dims.size())); // gather everything on the input's mesh
   }
-  if (!equivalentOnMesh(module, in, out))
+  if (!equivalentOnMesh(meshOf, in, out))
     return true;
   if (options.keepRedundantReshards && axesOf(in) == axesOf(out) && in.meshName == out.meshName)
     return true;
-  const ir::Mesh* mesh = ir::resolveMesh(module, in);
+  const ir::Mesh* mesh = meshOf(in);
   ir::Type type = reshard.result(0)->type();
   if (!mesh || !type.isTensor())
     return true;
-  std::vector<CollectiveStep> steps = planReshardCollectives(
-      axesOf(in), axesOf(out), type.shape(), sharding::MeshView(*mesh),
-      in.meshName != out.meshName);
-  TensorSharding inBase = withDims(in, {});
-  inBase.unreducedAxes = out.unreducedAxes;
-  inBase.unreducedKind = out.unreducedKind;
-  TensorSharding outBase = withDims(out, {});
+  const std::vector<PreparedStep>& steps = plans.plan(in, out, type.shape(), *mesh);
   InsertedCollective cause;
   if (log) {
     cause.producerSharding = sharding::shardyNotation(in);
@@ -170,8 +238,8 @@ bool rewriteReshard(ir::Module& module, Operation& reshard,
       cause.consumer = reshard.result(0)->uses().front().user;
   }
   ir::Value* current = input;
-  for (const CollectiveStep& step : steps)
-    current = insertStep(reshard, current, step, step.onTargetMesh ? outBase : inBase, cause, log);
+  for (const PreparedStep& step : steps)
+    current = insertStep(reshard, current, step, cause, log);
   replaceAndErase(reshard, current);
   return true;
 }
@@ -184,8 +252,10 @@ bool reshardToCollectives(ir::Module& module, const ReshardToCollectivesOptions&
   for (Operation* op : propagation::preOrderOps(module.op()))
     if (op->is("sdy.reshard"))
       reshards.push_back(op);
+  PlanCache plans;
+  detail::MeshLookup meshOf(module);
   for (Operation* op : reshards)
-    if (!rewriteReshard(module, *op, options, log)) {
+    if (!rewriteReshard(meshOf, *op, options, plans, log)) {
       sink.error(op->loc(), "sdy.reshard without a sharding");
       return false;
     }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace shardscope::partition {
 namespace {
@@ -83,7 +84,9 @@ bool resolveSingleDeviceSharding(ir::Module& module,
   int64_t devices = deviceCount(module, model);
   std::vector<int64_t> all(static_cast<size_t>(devices));
   std::iota(all.begin(), all.end(), 0);
-  int64_t nextChannel = detail::nextChannelHandle(module);
+  // Finding a fresh channel handle walks the whole module: only do it for a program that has an
+  // op on a single device.
+  std::optional<int64_t> nextChannel;
   for (Operation* fn : module.functions()) {
     std::vector<Operation*> ops;
     fn->walk([&](Operation& op) {
@@ -98,7 +101,9 @@ bool resolveSingleDeviceSharding(ir::Module& module,
       if (!mesh || !sharding::MeshView(*mesh).isMaximal())
         continue;
       int64_t device = mesh->deviceIds.front();
-      detail::HloBuilder b(*op, model, &nextChannel);
+      if (!nextChannel)
+        nextChannel = detail::nextChannelHandle(module);
+      detail::HloBuilder b(*op, model, &*nextChannel);
       for (unsigned i = 0; i < op->numOperands(); ++i) {
         Value* value = op->operand(i);
         ir::Type type = value->type();

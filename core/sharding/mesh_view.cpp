@@ -85,21 +85,40 @@ int64_t MeshView::sizeOf(const ir::AxisRef& axis) const {
 }
 
 int64_t MeshView::postSizeOf(const ir::AxisRef& axis) const {
-  int64_t full = axisSize(axis.name);
-  int64_t next = nextPreSizeOf(axis);
+  std::optional<size_t> index = axisIndex(axis.name);
+  return index ? postSizeAt(*index, axis) : 0;
+}
+
+// `postSizeOf` for the axis at `index`, without looking its name up again.
+int64_t MeshView::postSizeAt(size_t index, const ir::AxisRef& axis) const {
+  int64_t full = m_mesh->axes[index].size;
+  int64_t size = axis.subAxis ? axis.subAxis->size : full;
+  int64_t next = preSizeOf(axis) * size;
   if (full <= 0 || next <= 0 || full % next != 0)
     return 0;
   return full / next;
 }
 
+int64_t MeshView::coordinateAt(int64_t position, size_t index) const {
+  // `coordinatesAt(position)[index]` without building the vector: peel off the minor axes.
+  for (size_t i = m_mesh->axes.size(); i-- > index + 1;) {
+    int64_t size = m_mesh->axes[i].size;
+    position = size > 0 ? position / size : 0;
+  }
+  int64_t size = m_mesh->axes[index].size;
+  return size > 0 ? position % size : 0;
+}
+
 std::optional<int64_t> MeshView::indexAlong(const ir::AxisRef& axis, int64_t position) const {
+  // Called per device for every axis of every layout: look the axis name up once.
   std::optional<size_t> index = axisIndex(axis.name);
-  int64_t size = sizeOf(axis);
-  int64_t post = postSizeOf(axis);
-  if (!index || size <= 0 || post <= 0)
+  if (!index)
     return std::nullopt;
-  int64_t coordinate = coordinatesAt(position)[*index];
-  return (coordinate / post) % size;
+  int64_t size = axis.subAxis ? axis.subAxis->size : m_mesh->axes[*index].size;
+  int64_t post = postSizeAt(*index, axis);
+  if (size <= 0 || post <= 0)
+    return std::nullopt;
+  return (coordinateAt(position, *index) / post) % size;
 }
 
 } // namespace shardscope::sharding

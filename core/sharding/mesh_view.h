@@ -58,6 +58,9 @@ public:
   std::optional<std::vector<int64_t>> coordinatesOf(int64_t deviceId) const;
   /// The row-major position of `coordinates` (one per axis). Precondition: in range.
   int64_t positionAt(std::span<const int64_t> coordinates) const;
+  /// `coordinatesAt(position)[index]`, without building the vector. Precondition:
+  /// index < numAxes().
+  int64_t coordinateAt(int64_t position, size_t index) const;
 
   // Sub-axis arithmetic. A full axis "x" of size n behaves like the sub-axis "x":(1)n: axis "x" is
   // reshaped into [preSize, size, postSize] and the sub-axis is the middle dimension.
@@ -73,6 +76,9 @@ public:
   /// `fullSize / (preSize * size)`: the product of the sub-axes minor to `axis` (0 when
   /// `axis` is unknown or its next pre-size doesn't divide the full size).
   int64_t postSizeOf(const ir::AxisRef& axis) const;
+  /// `postSizeOf(axis)` when `axis` names the axis at `index` (no name lookup). Precondition:
+  /// index < numAxes().
+  int64_t postSizeAt(size_t index, const ir::AxisRef& axis) const;
   /// The index (0..sizeOf(axis)-1) of the device at `position` along `axis`, or nothing when the
   /// axis is unknown or invalid.
   std::optional<int64_t> indexAlong(const ir::AxisRef& axis, int64_t position) const;

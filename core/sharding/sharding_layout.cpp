@@ -28,6 +28,26 @@ bool checkAxis(const MeshView& mesh, const ir::AxisRef& axis, std::string* error
 
 } // namespace
 
+ShardingLayout::AxisDigit ShardingLayout::digitOf(const MeshView& mesh, const ir::AxisRef& axis) {
+  // The index along `axis` is `(coordinate / postSize) % size`, and the coordinate is
+  // `(position / stride) % fullSize` with `stride` the product of the minor axes; since
+  // `postSize * size` divides `fullSize`, that is `(position / (stride * postSize)) % size`.
+  AxisDigit digit;
+  std::optional<size_t> index = mesh.axisIndex(axis.name);
+  digit.size = mesh.sizeOf(axis);
+  if (!index || digit.size <= 0 || mesh.postSizeAt(*index, axis) <= 0)
+    return digit; // `indexAlong` has no answer: index 0
+  int64_t stride = 1;
+  for (size_t i = *index + 1; i < mesh.numAxes(); ++i) {
+    int64_t size = mesh.mesh().axes[i].size;
+    if (size <= 0)
+      return digit; // every position peels down to coordinate 0
+    stride *= size;
+  }
+  digit.divisor = stride * mesh.postSizeAt(*index, axis);
+  return digit;
+}
+
 std::optional<ShardingLayout> ShardingLayout::create(const ir::TensorSharding& sharding,
                                                      const ir::Mesh& mesh,
                                                      std::span<const int64_t> shape,
@@ -38,27 +58,30 @@ std::optional<ShardingLayout> ShardingLayout::create(const ir::TensorSharding& s
     return std::nullopt;
   }
   ShardingLayout layout;
-  layout.m_mesh = mesh;
-  MeshView view(layout.m_mesh);
+  MeshView view(mesh);
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == ir::kDynamicSize || shape[d] < 0) {
       fail(error, "dim " + std::to_string(d) + " is dynamic");
       return std::nullopt;
     }
     int64_t shards = 1;
+    std::vector<AxisDigit> digits;
     for (const ir::AxisRef& axis : sharding.dims[d].axes) {
       if (!checkAxis(view, axis, error))
         return std::nullopt;
       shards *= view.sizeOf(axis);
+      digits.push_back(digitOf(view, axis));
     }
     layout.m_shards.push_back(shards);
-    layout.m_dimAxes.push_back(sharding.dims[d].axes);
+    layout.m_local.push_back(shards > 0 ? (shape[d] + shards - 1) / shards : 0);
+    layout.m_dimDigits.push_back(std::move(digits));
   }
-  for (const ir::AxisRef& axis : sharding.unreducedAxes)
+  for (const ir::AxisRef& axis : sharding.unreducedAxes) {
     if (!checkAxis(view, axis, error))
       return std::nullopt;
+    layout.m_unreducedDigits.push_back(digitOf(view, axis));
+  }
   layout.m_shape.assign(shape.begin(), shape.end());
-  layout.m_unreduced = sharding.unreducedAxes;
   layout.m_deviceIds = view.deviceIds();
   return layout;
 }
@@ -70,12 +93,7 @@ int64_t ShardingLayout::numShards() const {
   return n;
 }
 
-std::vector<int64_t> ShardingLayout::localShape() const {
-  std::vector<int64_t> local;
-  for (size_t d = 0; d < m_shape.size(); ++d)
-    local.push_back((m_shape[d] + m_shards[d] - 1) / m_shards[d]);
-  return local;
-}
+std::vector<int64_t> ShardingLayout::localShape() const { return m_local; }
 
 std::vector<int64_t> ShardingLayout::paddedShape() const {
   std::vector<int64_t> padded = localShape();
@@ -87,27 +105,26 @@ std::vector<int64_t> ShardingLayout::paddedShape() const {
 bool ShardingLayout::isPadded(size_t dim) const { return m_shape[dim] % m_shards[dim] != 0; }
 
 DeviceBlock ShardingLayout::blockAt(int64_t position) const {
-  MeshView view(m_mesh);
   DeviceBlock block;
   block.deviceId = m_deviceIds[static_cast<size_t>(position)];
-  std::vector<int64_t> local = localShape();
+  block.shardIndex.reserve(m_shape.size());
+  block.ranges.reserve(m_shape.size());
   for (size_t d = 0; d < m_shape.size(); ++d) {
     int64_t index = 0;
-    for (const ir::AxisRef& axis : m_dimAxes[d])
-      index = index * view.sizeOf(axis) + view.indexAlong(axis, position).value_or(0);
+    for (const AxisDigit& digit : m_dimDigits[d])
+      index = index * digit.size + digit.at(position);
     block.shardIndex.push_back(index);
-    int64_t begin = std::min(index * local[d], m_shape[d]);
-    int64_t end = std::min(begin + local[d], m_shape[d]);
+    int64_t begin = std::min(index * m_local[d], m_shape[d]);
+    int64_t end = std::min(begin + m_local[d], m_shape[d]);
     block.ranges.push_back({begin, end});
   }
   return block;
 }
 
 std::vector<int64_t> ShardingLayout::unreducedIndexAt(int64_t position) const {
-  MeshView view(m_mesh);
   std::vector<int64_t> index;
-  for (const ir::AxisRef& axis : m_unreduced)
-    index.push_back(view.indexAlong(axis, position).value_or(0));
+  for (const AxisDigit& digit : m_unreducedDigits)
+    index.push_back(digit.at(position));
   return index;
 }
 
@@ -120,6 +137,7 @@ std::optional<DeviceBlock> ShardingLayout::blockOf(int64_t deviceId) const {
 
 std::vector<DeviceBlock> ShardingLayout::blocks() const {
   std::vector<DeviceBlock> all;
+  all.reserve(m_deviceIds.size());
   for (int64_t p = 0; p < numDevices(); ++p)
     all.push_back(blockAt(p));
   return all;

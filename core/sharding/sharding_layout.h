@@ -74,15 +74,25 @@ public:
   std::vector<std::vector<int64_t>> replicaGroups() const;
 
 private:
+  /// Where a device's index along one (sub-)axis sits in its mesh position:
+  /// `(position / divisor) % size` (always 0 when `divisor` is 0). Precomputed so that building
+  /// blocks needs neither the mesh nor axis-name lookups.
+  struct AxisDigit {
+    int64_t divisor = 0;
+    int64_t size = 1;
+    int64_t at(int64_t position) const { return divisor > 0 ? (position / divisor) % size : 0; }
+  };
+  static AxisDigit digitOf(const MeshView& mesh, const ir::AxisRef& axis);
+
   ShardingLayout() = default;
   DeviceBlock blockAt(int64_t position) const;
   std::vector<int64_t> unreducedIndexAt(int64_t position) const;
 
-  ir::Mesh m_mesh;
   std::vector<int64_t> m_shape;
   std::vector<int64_t> m_shards;
-  std::vector<std::vector<ir::AxisRef>> m_dimAxes;
-  std::vector<ir::AxisRef> m_unreduced;
+  std::vector<int64_t> m_local;
+  std::vector<std::vector<AxisDigit>> m_dimDigits;
+  std::vector<AxisDigit> m_unreducedDigits;
   std::vector<int64_t> m_deviceIds;
 };
 

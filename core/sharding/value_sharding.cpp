@@ -14,25 +14,33 @@ using ir::TensorSharding;
 
 namespace {
 
-std::optional<TensorSharding> shardingAt(const Operation& op, std::string_view attr, unsigned i) {
+const TensorSharding* shardingAt(const Operation& op, std::string_view attr, unsigned i) {
   const auto* list = op.attr(attr).as<ir::ShardingPerValueAttr>();
   if (!list || i >= list->shardings.size())
-    return std::nullopt;
-  return list->shardings[i];
+    return nullptr;
+  return &list->shardings[i];
 }
 
-std::optional<TensorSharding> shardingOfResult(const ir::Value& value, const Operation& def) {
+const TensorSharding* shardingOfResult(const ir::Value& value, const Operation& def) {
   bool collective = isExplicitCollective(def);
   if (collective || def.is("sdy.reshard") || def.is("sdy.sharding_constraint") ||
       def.is("sdy.data_flow_edge")) {
     const auto* s = def.attr(collective ? "out_sharding" : "sharding").as<ir::ShardingAttr>();
     if (s)
-      return s->sharding;
+      return &s->sharding;
   }
   if (def.is("sdy.manual_computation") || def.is("sdy.named_computation"))
     return shardingAt(def, "out_shardings", value.index());
-  const TensorSharding* s = ir::shardingOf(value);
-  return s ? std::optional(*s) : std::nullopt;
+  return ir::shardingOf(value);
+}
+
+// The op whose region argument `value` is, when it is a manual computation's (whose body sees
+// the sharding without the manual axes); null otherwise.
+const Operation* manualOwner(const ir::Value& value) {
+  if (value.definingOp() || !value.ownerBlock())
+    return nullptr;
+  const Operation* owner = value.ownerBlock()->parentOp();
+  return owner && owner->is("sdy.manual_computation") ? owner : nullptr;
 }
 
 } // namespace
@@ -68,22 +76,38 @@ TensorSharding withoutManualAxes(TensorSharding sharding, const Operation& manua
   return sharding;
 }
 
-std::optional<TensorSharding> valueSharding(const ir::Value& value) {
+const TensorSharding* storedSharding(const ir::Value& value) {
   if (const Operation* def = value.definingOp())
     return shardingOfResult(value, *def);
   const Operation* owner = value.ownerBlock() ? value.ownerBlock()->parentOp() : nullptr;
-  if (owner && owner->is("sdy.manual_computation")) {
-    std::optional<TensorSharding> s = shardingAt(*owner, "in_shardings", value.index());
-    return s ? std::optional(withoutManualAxes(*s, *owner)) : std::nullopt;
-  }
-  if (owner && owner->is("sdy.named_computation"))
+  if (owner && (owner->is("sdy.manual_computation") || owner->is("sdy.named_computation")))
     return shardingAt(*owner, "in_shardings", value.index());
   // A while loop's region arguments are data-flow edges of its results: they share the result
   // shardings kept on the while op.
   if (owner && owner->is("stablehlo.while"))
     return shardingAt(*owner, "sdy.sharding", value.index());
-  const TensorSharding* s = ir::shardingOf(value);
-  return s ? std::optional(*s) : std::nullopt;
+  return ir::shardingOf(value);
+}
+
+const TensorSharding* valueShardingRef(const ir::Value& value,
+                                       std::optional<TensorSharding>& scratch) {
+  const TensorSharding* stored = storedSharding(value);
+  if (!stored)
+    return nullptr;
+  if (const Operation* manual = manualOwner(value)) {
+    scratch = withoutManualAxes(*stored, *manual);
+    return &*scratch;
+  }
+  return stored;
+}
+
+std::optional<TensorSharding> valueSharding(const ir::Value& value) {
+  const TensorSharding* stored = storedSharding(value);
+  if (!stored)
+    return std::nullopt;
+  if (const Operation* manual = manualOwner(value))
+    return withoutManualAxes(*stored, *manual);
+  return *stored;
 }
 
 std::optional<ir::TensorSharding> heldSharding(const ir::Value& value) {

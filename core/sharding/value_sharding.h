@@ -17,6 +17,20 @@ namespace shardscope::sharding {
 /// `sdy.sharding`. Returns nothing for an unsharded value.
 std::optional<ir::TensorSharding> valueSharding(const ir::Value& value);
 
+/// The sharding `valueSharding` starts from, without copying it: a pointer into the attribute
+/// that holds it (valid until that attribute is replaced or its op erased), or null for an
+/// unsharded value. It equals `valueSharding(value)` except for a manual computation's region
+/// argument, where it still has the manual axes (`valueSharding` drops them; dropping axes never
+/// adds any, so e.g. "no unreduced axes" holds for both).
+const ir::TensorSharding* storedSharding(const ir::Value& value);
+
+/// `valueSharding(value)` without a copy where possible: the stored sharding when it is the
+/// value's sharding, else (a manual computation's region argument) `scratch` set to
+/// `valueSharding(value)`. Returns null for an unsharded value; the result is valid while both
+/// the stored attribute and `scratch` are.
+const ir::TensorSharding* valueShardingRef(const ir::Value& value,
+                                           std::optional<ir::TensorSharding>& scratch);
+
 /// The layout a value's data really has on the devices: `valueSharding`, plus, as unreduced
 /// axes, the axes that an `sdy.all_reduce` or `sdy.reduce_scatter` using the value reduces over.
 /// Shardy leaves those out of the producer's sharding (the dot_general before the all_reduce

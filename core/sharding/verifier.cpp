@@ -155,11 +155,12 @@ bool verifySdyOpShape(const VerifyContext& ctx, const ir::Operation& op) {
   const SdyOpShape* shape = sdyOpShape(op.name());
   if (!shape)
     return true;
-  std::string prefix = "'" + std::string(op.name()) + "' op ";
+  // Built only for an error: every Shardy op of the module gets here.
+  auto prefix = [&] { return "'" + std::string(op.name()) + "' op "; };
   auto count = [&](const char* what, int expected, unsigned actual) {
     if (expected < 0 || static_cast<unsigned>(expected) == actual)
       return true;
-    ctx.sink.error(op.loc(), prefix + "requires " + std::to_string(expected) + " " + what +
+    ctx.sink.error(op.loc(), prefix() + "requires " + std::to_string(expected) + " " + what +
                                  (expected == 1 ? "" : "s") + ", got " + std::to_string(actual));
     return false;
   };
@@ -170,7 +171,7 @@ bool verifySdyOpShape(const VerifyContext& ctx, const ir::Operation& op) {
   for (const auto& [name, kind] : shape->attrs) {
     ir::Attribute attr = op.attr(name);
     if (!attr || attr.kind() != kind) {
-      ctx.sink.error(op.loc(), prefix + "requires attribute '" + std::string(name) + "'" +
+      ctx.sink.error(op.loc(), prefix() + "requires attribute '" + std::string(name) + "'" +
                                    (attr ? " of another kind, got " + attr.str() : ""));
       return false;
     }

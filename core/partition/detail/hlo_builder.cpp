@@ -38,7 +38,12 @@ Attribute denseInts(Type type, std::span<const int64_t> values) {
 
 } // namespace
 
-Type HloBuilder::i64Scalar() { return Type::tensor({}, ElementType::I64); }
+// Types are interned for the life of the process, and interning one prints it: the few types the
+// builder asks for on every op are looked up once.
+Type HloBuilder::i64Scalar() {
+  static const Type type = Type::tensor({}, ElementType::I64);
+  return type;
+}
 
 Operation* HloBuilder::create(std::string_view name, std::span<Value* const> operands,
                               std::span<const Type> resultTypes,
@@ -72,7 +77,7 @@ Value* HloBuilder::zeros(Type type) {
 }
 
 Value* HloBuilder::deviceId() {
-  Type u32 = Type::tensor({}, ElementType::UI32);
+  static const Type u32 = Type::tensor({}, ElementType::UI32);
   if (!m_model.usesReplicas() && m_model.replicaCount > 1) {
     // Flattened id: replica_id * partition_count + partition_id.
     Value* replica = convert(create1("stablehlo.replica_id", {}, u32), i64Scalar());
@@ -189,7 +194,11 @@ Attribute HloBuilder::channelHandle() {
 
 std::vector<NamedAttribute>
 HloBuilder::collectiveAttrs(const std::vector<std::vector<int64_t>>& groups, bool globalIds) {
-  std::vector<NamedAttribute> attrs{named("replica_groups", i64Matrix(groups))};
+  return collectiveAttrs(i64Matrix(groups), globalIds);
+}
+
+std::vector<NamedAttribute> HloBuilder::collectiveAttrs(Attribute replicaGroups, bool globalIds) {
+  std::vector<NamedAttribute> attrs{named("replica_groups", std::move(replicaGroups))};
   if (!m_model.usesReplicas()) {
     attrs.push_back(named("channel_handle", channelHandle()));
     if (globalIds)
@@ -225,7 +234,8 @@ int64_t nextChannelHandle(const ir::Module& module) {
 }
 
 Attribute i64Attr(int64_t value) {
-  return Attribute::integer(value, Type::scalar(ElementType::I64));
+  static const Type i64 = Type::scalar(ElementType::I64);
+  return Attribute::integer(value, i64);
 }
 
 NamedAttribute namedAttr(std::string name, Attribute value) {

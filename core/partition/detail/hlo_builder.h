@@ -76,6 +76,8 @@ public:
   /// `globalIds` is false for ops without `use_global_device_ids` (all_to_all).
   std::vector<ir::NamedAttribute> collectiveAttrs(const std::vector<std::vector<int64_t>>& groups,
                                                   bool globalIds);
+  /// `collectiveAttrs` with the `replica_groups` matrix already built (`i64Matrix(groups)`).
+  std::vector<ir::NamedAttribute> collectiveAttrs(ir::Attribute replicaGroups, bool globalIds);
   /// A fresh `#stablehlo.channel_handle<handle = N, type = 1>` (device to device).
   ir::Attribute channelHandle();
   /// Adds to `op` a region `(tensor<T>, tensor<T>) -> tensor<T>` applying `stablehlo.<kind>`.

@@ -14,11 +14,15 @@ using AxisList = std::vector<AxisRef>;
 namespace {
 
 // Everything a collective's own check needs, resolved by the common checks.
+// The shardings are not copied (every collective of a large program is verified): `result` is
+// the op's attribute, `operand` points at the operand's sharding or into `operandStorage`.
 struct CollectiveInfo {
   const ir::Operation& op;
   ErrorEmitter emit;
-  ir::TensorSharding result;
-  ir::TensorSharding operand; // the operand's sharding, or fully replicated when it has none
+  const ir::TensorSharding& result;
+  // The operand's sharding, or fully replicated when it has none.
+  const ir::TensorSharding* operand = nullptr;
+  std::optional<ir::TensorSharding> operandStorage = std::nullopt;
   bool operandHasSharding = false;
   const ir::Mesh* mesh = nullptr; // the result mesh
 };
@@ -30,7 +34,7 @@ bool allowsMissingInputSharding(const ir::Operation& op) {
 // 1. operand has a sharding, 2. the result sharding is valid, 3. same mesh, 4. same rank.
 bool verifyCommon(const VerifyContext& ctx, CollectiveInfo& info) {
   const ir::Operation& op = info.op;
-  std::optional<ir::TensorSharding> operand = valueSharding(*op.operand(0));
+  const ir::TensorSharding* operand = valueShardingRef(*op.operand(0), info.operandStorage);
   if (!operand && !allowsMissingInputSharding(op))
     return info.emit("collective on operand without sharding");
   if (!verifyShardingForOp(ctx, info.result, op.result(0)->type(), op, info.emit))
@@ -60,17 +64,18 @@ bool verifyCommon(const VerifyContext& ctx, CollectiveInfo& info) {
   if (operand && operand->dims.size() != info.result.dims.size())
     return info.emit("result sharding has rank " + std::to_string(info.result.dims.size()) +
                      " but operand sharding has rank " + std::to_string(operand->dims.size()));
-  info.operandHasSharding = operand.has_value();
+  info.operandHasSharding = operand != nullptr;
   if (operand) {
-    info.operand = *operand;
+    info.operand = operand;
   } else {
     // Shardy's getOrCreateSharding: fully closed and replicated, on the result's mesh.
-    info.operand = info.result;
+    ir::TensorSharding& replicated = info.operandStorage.emplace(info.result);
     ir::Type type = op.operand(0)->type();
-    info.operand.dims.assign(type.isTensor() ? static_cast<size_t>(type.rank()) : 0, {});
-    info.operand.replicatedAxes.clear();
-    info.operand.unreducedAxes.clear();
-    info.operand.unreducedKind.clear();
+    replicated.dims.assign(type.isTensor() ? static_cast<size_t>(type.rank()) : 0, {});
+    replicated.replicatedAxes.clear();
+    replicated.unreducedAxes.clear();
+    replicated.unreducedKind.clear();
+    info.operand = &replicated;
   }
   return true;
 }
@@ -133,8 +138,8 @@ bool verifyAxesPerDim(const CollectiveInfo& info, const char* attrName,
   if (info.result.dims.size() != perDim.size())
     return info.emit("result sharding has rank " + std::to_string(info.result.dims.size()) +
                      " but collective axes has rank " + std::to_string(perDim.size()));
-  for (size_t dim = 0; dim < perDim.size() && dim < info.operand.dims.size(); ++dim) {
-    std::optional<AxisList> expected = transform(info.operand.dims[dim].axes, perDim[dim], dim);
+  for (size_t dim = 0; dim < perDim.size() && dim < info.operand->dims.size(); ++dim) {
+    std::optional<AxisList> expected = transform(info.operand->dims[dim].axes, perDim[dim], dim);
     if (!expected || !checkDimSharding(info, dim, *expected))
       return false;
   }
@@ -153,7 +158,7 @@ bool verifyShardedToUnreduced(const CollectiveInfo& info) {
                           return gatherAlongDim(info, dimAxes, axes, dim, "shard-to-unreduce");
                         }))
     return false;
-  AxisList expected = info.operand.unreducedAxes;
+  AxisList expected = info.operand->unreducedAxes;
   if (const auto* attr = info.op.attr("sharding_axes").as<ir::AxisRefListListAttr>())
     for (const AxisList& axes : attr->lists)
       expected.insert(expected.end(), axes.begin(), axes.end());
@@ -167,8 +172,8 @@ bool verifyReplicatedToUnreduced(const CollectiveInfo& info) {
   if (!attr)
     return true;
   const AxisList& axes = attr->axes;
-  for (size_t dim = 0; dim < info.operand.dims.size() && dim < info.result.dims.size(); ++dim)
-    if (info.operand.dims[dim].axes != info.result.dims[dim].axes)
+  for (size_t dim = 0; dim < info.operand->dims.size() && dim < info.result.dims.size(); ++dim)
+    if (info.operand->dims[dim].axes != info.result.dims[dim].axes)
       return info.emit("input and output must share the same dimension shardings");
   MeshView mesh(*info.mesh);
   AxisRefTracker tracker;
@@ -176,14 +181,15 @@ bool verifyReplicatedToUnreduced(const CollectiveInfo& info) {
     return false;
   for (const AxisRef& axis : axes) {
     auto overlaps = [&](const AxisRef& other) { return axisOverlaps(other, axis); };
-    for (const ir::DimensionSharding& dim : info.operand.dims)
+    for (const ir::DimensionSharding& dim : info.operand->dims)
       if (std::any_of(dim.axes.begin(), dim.axes.end(), overlaps))
         return info.emit("r2u axis " + axisRefString(axis) +
                          " overlaps with operand dimension sharding");
-    if (std::any_of(info.operand.unreducedAxes.begin(), info.operand.unreducedAxes.end(), overlaps))
+    if (std::any_of(info.operand->unreducedAxes.begin(), info.operand->unreducedAxes.end(),
+                    overlaps))
       return info.emit("r2u axis " + axisRefString(axis) + " overlaps with operand unreduced axes");
   }
-  AxisList expected = info.operand.unreducedAxes;
+  AxisList expected = info.operand->unreducedAxes;
   expected.insert(expected.end(), axes.begin(), axes.end());
   if (sortAndMerge(expected, mesh) != info.result.unreducedAxes)
     return info.emit("out_unreduced_axes should be in_unreduced_axes + r2u_axes");
@@ -220,7 +226,7 @@ bool verifyAllToAll(const CollectiveInfo& info) {
                        std::to_string(param.srcDim) + " appears after " + std::to_string(prevSrc));
     prevSrc = param.srcDim;
   }
-  size_t dims = std::min(info.operand.dims.size(), info.result.dims.size());
+  size_t dims = std::min(info.operand->dims.size(), info.result.dims.size());
   // Moving the axes is checked after all dimensions are known to be distinct, so that an overlap
   // isn't reported as a sharding mismatch.
   for (const ir::AllToAllParam& param : params) {
@@ -228,22 +234,22 @@ bool verifyAllToAll(const CollectiveInfo& info) {
     if (src >= dims || tgt >= dims)
       continue;
     std::optional<AxisList> expectedSrc =
-        gatherAlongDim(info, info.operand.dims[src].axes, param.axes, src, "all-to-all");
+        gatherAlongDim(info, info.operand->dims[src].axes, param.axes, src, "all-to-all");
     if (!expectedSrc || !checkDimSharding(info, src, *expectedSrc) ||
-        !checkDimSharding(info, tgt, sliceAlongDim(info, info.operand.dims[tgt].axes, param.axes)))
+        !checkDimSharding(info, tgt, sliceAlongDim(info, info.operand->dims[tgt].axes, param.axes)))
       return false;
   }
   for (size_t dim = 0; dim < dims; ++dim)
-    if (!seenDims[dim] && !checkDimSharding(info, dim, info.operand.dims[dim].axes))
+    if (!seenDims[dim] && !checkDimSharding(info, dim, info.operand->dims[dim].axes))
       return false;
   return true;
 }
 
 bool verifyCollectivePermute(const CollectiveInfo& info) {
   MeshView mesh(*info.mesh);
-  size_t dims = std::min(info.operand.dims.size(), info.result.dims.size());
+  size_t dims = std::min(info.operand->dims.size(), info.result.dims.size());
   for (size_t dim = 0; dim < dims; ++dim) {
-    const AxisList& in = info.operand.dims[dim].axes;
+    const AxisList& in = info.operand->dims[dim].axes;
     const AxisList& out = info.result.dims[dim].axes;
     if (in == out)
       continue;
@@ -261,8 +267,9 @@ bool verifyCollectivePermute(const CollectiveInfo& info) {
 }
 
 bool verifyAllReduce(const CollectiveInfo& info) {
-  for (size_t dim = 0; dim < info.operand.dims.size(); ++dim)
-    if (dim >= info.result.dims.size() || info.operand.dims[dim].axes != info.result.dims[dim].axes)
+  for (size_t dim = 0; dim < info.operand->dims.size(); ++dim)
+    if (dim >= info.result.dims.size() ||
+        info.operand->dims[dim].axes != info.result.dims[dim].axes)
       return info.emit("operand and result sharding have different axes");
   const auto* attr = info.op.attr("reduction_axes").as<ir::AxisRefListAttr>();
   AxisList axes = attr ? attr->axes : AxisList{};
@@ -274,9 +281,9 @@ bool verifyAllReduce(const CollectiveInfo& info) {
     return false;
   for (const AxisRef& axis : axes) {
     auto overlaps = [&](const AxisRef& other) { return axisOverlaps(other, axis); };
-    bool inOperand = std::any_of(info.operand.replicatedAxes.begin(),
-                                 info.operand.replicatedAxes.end(), overlaps);
-    for (const ir::DimensionSharding& dim : info.operand.dims)
+    bool inOperand = std::any_of(info.operand->replicatedAxes.begin(),
+                                 info.operand->replicatedAxes.end(), overlaps);
+    for (const ir::DimensionSharding& dim : info.operand->dims)
       inOperand = inOperand || std::any_of(dim.axes.begin(), dim.axes.end(), overlaps);
     if (inOperand)
       return info.emit("reduction axis " + axisRefString(axis) +
@@ -291,14 +298,14 @@ bool verifyAllReduce(const CollectiveInfo& info) {
     kind = k->text;
   bool reducesUnreduced = false;
   for (const AxisRef& axis : axes)
-    for (const AxisRef& old : info.operand.unreducedAxes)
+    for (const AxisRef& old : info.operand->unreducedAxes)
       reducesUnreduced = reducesUnreduced || axisOverlaps(old, axis);
-  if (reducesUnreduced && reductionKindName(info.operand) != kind)
-    return info.emit("cannot reduce '" + reductionKindName(info.operand) +
+  if (reducesUnreduced && reductionKindName(*info.operand) != kind)
+    return info.emit("cannot reduce '" + reductionKindName(*info.operand) +
                      "' unreduced axes. Expected '" + kind + "'.");
   for (const AxisRef& axis : info.result.unreducedAxes) {
     bool inOperand = false;
-    for (const AxisRef& old : info.operand.unreducedAxes)
+    for (const AxisRef& old : info.operand->unreducedAxes)
       inOperand = inOperand || axisContains(old, axis);
     if (!inOperand)
       return info.emit("cannot add new unreduced axis '" + axis.name + "'.");
@@ -312,7 +319,7 @@ bool verifyCollective(const VerifyContext& ctx, const ir::Operation& op) {
   const auto* out = op.attr("out_sharding").as<ir::ShardingAttr>();
   if (!out || op.numOperands() != 1 || op.numResults() != 1)
     return true;
-  CollectiveInfo info{op, opError(op, ctx.sink), out->sharding, {}, false, nullptr};
+  CollectiveInfo info{op, opError(op, ctx.sink), out->sharding};
   if (!verifyCommon(ctx, info))
     return false;
   if (op.is("sdy.all_gather"))

@@ -4,12 +4,16 @@ namespace shardscope::sharding::detail {
 
 bool ErrorEmitter::operator()(const std::string& message,
                               std::vector<support::DiagnosticNote> notes) const {
-  m_sink->report({support::Severity::Error, m_prefix + message, m_loc, std::move(notes)});
+  std::string prefix = m_hasOpName ? "'" + std::string(m_opName) + "' op " + m_prefix : m_prefix;
+  m_sink->report({support::Severity::Error, prefix + message, m_loc, std::move(notes)});
   return false;
 }
 
 ErrorEmitter opError(const ir::Operation& op, support::DiagnosticSink& sink) {
-  return ErrorEmitter(sink, op.loc(), "'" + std::string(op.name()) + "' op ");
+  ErrorEmitter emit(sink, op.loc());
+  emit.m_opName = op.name();
+  emit.m_hasOpName = true;
+  return emit;
 }
 
 ErrorEmitter valueEmitter(const ErrorEmitter& emit, size_t numValues, size_t index) {

@@ -28,14 +28,22 @@ public:
                   std::vector<support::DiagnosticNote> notes = {}) const;
   /// Returns an emitter whose prefix is this prefix followed by `more`.
   ErrorEmitter extended(std::string_view more) const {
-    return ErrorEmitter(*m_sink, m_loc, m_prefix + std::string(more));
+    ErrorEmitter out(*this);
+    out.m_prefix += more;
+    return out;
   }
   support::DiagnosticSink& sink() const { return *m_sink; }
   support::SourceLocation loc() const { return m_loc; }
 
 private:
+  friend ErrorEmitter opError(const ir::Operation& op, support::DiagnosticSink& sink);
+
   support::DiagnosticSink* m_sink;
   support::SourceLocation m_loc;
+  // An emitter of `opError` starts its prefix with `'<op name>' op `, spelled out only when an
+  // error is reported: every op with a sharding gets an emitter, nearly none reports.
+  std::string_view m_opName;
+  bool m_hasOpName = false;
   std::string m_prefix;
 };
 
@@ -51,8 +59,21 @@ struct VerifyContext {
 
   /// The mesh of `sharding` (inline, or the module's mesh symbol), or null.
   const ir::Mesh* meshOf(const ir::TensorSharding& sharding) const {
-    return ir::resolveMesh(module, sharding);
+    if (sharding.inlineMesh)
+      return sharding.inlineMesh.get();
+    // Nearly every sharding names the same mesh, and a symbol lookup scans the module: remember
+    // the last one (the module doesn't change while it is verified).
+    if (!lastMeshKnown || lastMeshName != sharding.meshName) {
+      lastMeshName = sharding.meshName;
+      lastMesh = module.lookupMesh(sharding.meshName);
+      lastMeshKnown = true;
+    }
+    return lastMesh;
   }
+
+  mutable std::string lastMeshName{};
+  mutable const ir::Mesh* lastMesh = nullptr;
+  mutable bool lastMeshKnown = false;
 };
 
 /// A manual axis bound by an enclosing `sdy.manual_computation`.
