@@ -29,7 +29,7 @@ std::optional<int64_t> tensorBytes(ir::Type type) {
 
 // Bytes of one device's block of a global tensor `type` laid out by `sharding`.
 std::optional<int64_t> localBytes(const ir::Module& module, ir::Type type,
-                                  const std::optional<ir::TensorSharding>& sharding) {
+                                  const ir::TensorSharding* sharding) {
   std::optional<int64_t> global = tensorBytes(type);
   if (!global || !sharding)
     return global;
@@ -94,9 +94,10 @@ std::optional<CollectiveCost> sdyCost(const ir::Module& module, const ir::Operat
   if (!meshPtr)
     return std::nullopt;
   sharding::MeshView mesh(*meshPtr);
-  std::optional<int64_t> in = localBytes(module, op.operand(0)->type(),
-                                         sharding::valueSharding(*op.operand(0)));
-  std::optional<int64_t> outBytes = localBytes(module, op.result(0)->type(), out->sharding);
+  std::optional<ir::TensorSharding> scratch;
+  const ir::TensorSharding* from = sharding::valueShardingRef(*op.operand(0), scratch);
+  std::optional<int64_t> in = localBytes(module, op.operand(0)->type(), from);
+  std::optional<int64_t> outBytes = localBytes(module, op.result(0)->type(), &out->sharding);
   if (!in || !outBytes)
     return std::nullopt;
 
@@ -143,7 +144,6 @@ std::optional<CollectiveCost> sdyCost(const ir::Module& module, const ir::Operat
     // device itself when nothing moves.
     cost.groupSize = mesh.totalSize();
     cost.numGroups = 1;
-    std::optional<ir::TensorSharding> from = sharding::valueSharding(*op.operand(0));
     bool moves = !from || from->dims != out->sharding.dims || from->meshName != out->sharding.meshName;
     cost.bytesSent = moves ? *in : 0;
     cost.bytesReceived = cost.bytesSent;

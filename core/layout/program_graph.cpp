@@ -57,7 +57,8 @@ std::string typedLabel(const ir::Value& value) {
   ir::Type type = value.type();
   if (!type.isTensor())
     return type.str();
-  if (std::optional<ir::TensorSharding> s = sharding::valueSharding(value);
+  std::optional<ir::TensorSharding> scratch;
+  if (const ir::TensorSharding* s = sharding::valueShardingRef(value, scratch);
       s && s->dims.size() == type.shape().size())
     return sharding::jaxTypedNotation(*s, type);
   std::string out = sharding::jaxDtypeName(type.elementType()) + "[";

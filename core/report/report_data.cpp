@@ -72,7 +72,8 @@ Json meshesJson(const ir::Module& module) {
 Json valueRow(const std::string& function, const std::string& name, const std::string& op,
               support::SourceLocation loc, const ir::Value& value,
               const analysis::VarianceAnalysis& variance) {
-  std::optional<ir::TensorSharding> s = sharding::valueSharding(value);
+  std::optional<ir::TensorSharding> scratch;
+  const ir::TensorSharding* s = sharding::valueShardingRef(value, scratch);
   const analysis::VarianceSet* v = variance.varianceOf(value);
   return Json{{"function", function},
               {"name", name},

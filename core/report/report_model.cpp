@@ -27,7 +27,8 @@ std::string baseName(const std::string& path) {
 }
 
 std::string shardyOf(const ir::Value& value) {
-  std::optional<ir::TensorSharding> s = sharding::valueSharding(value);
+  std::optional<ir::TensorSharding> scratch;
+  const ir::TensorSharding* s = sharding::valueShardingRef(value, scratch);
   return s ? sharding::shardyNotation(*s) : std::string();
 }
 
