@@ -181,11 +181,11 @@ MainWindow::MainWindow(QWidget* parent)
           &MainWindow::updateSourceHighlights);
   connect(m_context, &widgets::SessionContext::stageChanged, this, [this] {
     const widgets::ProgramSnapshotPtr program = m_context->program();
-    m_stageText->setPlainText(program ? program->stage(m_context->stage()).text : QString());
+    m_stageText->showText(program ? program->stage(m_context->stage()).text : QString());
   });
   connect(m_context, &widgets::SessionContext::programChanged, this, [this] {
     const widgets::ProgramSnapshotPtr program = m_context->program();
-    m_stageText->setPlainText(program ? program->stage(m_context->stage()).text : QString());
+    m_stageText->showText(program ? program->stage(m_context->stage()).text : QString());
   });
   connect(m_sourceView, &widgets::SourceView::lineClicked, m_context,
           &widgets::SessionContext::selectLine);
@@ -307,7 +307,7 @@ bool MainWindow::openFile(const QString& path) {
   m_currentFile = info.absoluteFilePath();
   m_watcher->addPath(m_currentFile);
   const int selected = m_sourceView->selectedLine();
-  m_sourceView->setPlainText(QString::fromUtf8(file.readAll()));
+  m_sourceView->showText(QString::fromUtf8(file.readAll()));
   if (selected > 0)
     m_sourceView->setHighlights(selected, {});
   setWindowFilePath(m_currentFile);

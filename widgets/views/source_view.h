@@ -12,12 +12,25 @@ class SourceView : public QPlainTextEdit {
 public:
   explicit SourceView(QWidget* parent = nullptr);
 
+  /// Shows `text`. A large text (a 100k-op program is 13 MB) is split into lines on a worker
+  /// thread, which takes the UI thread ~0.2 s otherwise, and shown when ready: until then the
+  /// view is empty and `isLoading()`; a later call wins over a text still loading. Highlights
+  /// set meanwhile apply to the new text.
+  void showText(const QString& text);
+  /// True while a text given to `showText` is being prepared.
+  bool isLoading() const { return m_loading; }
+  /// Texts from this many characters on are prepared on a worker thread.
+  static constexpr int kBackgroundTextSize = 256 * 1024;
+
   /// Highlights line `selected` (the selection, scrolled into view) and `current` (the op the
   /// run executes next) and marks breakpoint lines in the gutter; 0 or empty for none.
   void setHighlights(int selected, const QList<int>& current, const QList<int>& breakpoints = {});
   int selectedLine() const { return m_selected; }
 
 Q_SIGNALS:
+  /// A text given to `showText` is shown.
+  void textShown();
+
   /// The user clicked line `line` (1-based).
   void lineClicked(int line);
 
@@ -36,9 +49,17 @@ private:
   void updateGutter(const QRect& rect, int dy);
   void paintGutter(QPaintEvent* event);
 
+  // Replaces the document with `document` (prepared on a worker) and re-applies highlights.
+  void adoptDocument(QTextDocument* document);
+
   Gutter* m_gutter;
   int m_selected = 0;
+  QList<int> m_current;
   QList<int> m_breakpoints;
+  bool m_loading = false;
+  quint64 m_textGeneration = 0; ///< which `showText` call a prepared document belongs to
+  QString m_placeholder;        ///< the placeholder to restore after "Loading…"
+  QString m_text;               ///< the text last given to `showText`
 };
 
 } // namespace shardscope::widgets
