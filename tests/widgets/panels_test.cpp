@@ -246,6 +246,50 @@ private Q_SLOTS:
     QTRY_VERIFY_WITH_TIMEOUT(miniMap->isVisible(), 5000);
   }
 
+  // A graph far larger than the view opens at a readable scale on its start, with the overview;
+  // Fit then shows all of it.
+  void largeGraphOpensReadable() {
+    QString text = QStringLiteral(
+        "func.func private @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %0 = stablehlo.add %a, %b : tensor<4xf32>\n"
+        "  return %0 : tensor<4xf32>\n"
+        "}\n"
+        "func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n");
+    QString previous = QStringLiteral("%x");
+    for (int i = 0; i < 120; ++i) {
+      text += QStringLiteral("  %%1 = call @f(%2, %x) : (tensor<4xf32>, tensor<4xf32>) -> "
+                             "tensor<4xf32>\n")
+                  .arg(QString::number(i), previous); // one pass: %2 may hold "%1"
+      previous = QStringLiteral("%") + QString::number(i);
+    }
+    text += QStringLiteral("  return %1 : tensor<4xf32>\n}\n").arg(previous);
+    const QString path = m_dir.filePath(QStringLiteral("many_calls.mlir"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text.toUtf8());
+    file.close();
+
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(openAndWait(window, path));
+    auto* graph = window.findChild<GraphPanel*>();
+    auto* canvas = graph->findChild<QGraphicsView*>(QStringLiteral("graphCanvas"));
+    auto* miniMap = graph->findChild<QGraphicsView*>(QStringLiteral("graphMiniMap"));
+    QTRY_VERIFY_WITH_TIMEOUT(!graph->scene()->items().isEmpty(), 10000);
+    const QRectF scene = graph->scene()->sceneRect();
+    auto shown = [&] { return canvas->mapToScene(canvas->viewport()->rect()).boundingRect(); };
+    QVERIFY2(scene.height() * GraphCanvas::kReadableScale > canvas->viewport()->height() * 2,
+             "the graph should be much taller than the view");
+    QCOMPARE(canvas->transform().m11(), GraphCanvas::kReadableScale);
+    QVERIFY(shown().contains(scene.topLeft() + QPointF(5, 5)));
+    QTRY_VERIFY_WITH_TIMEOUT(miniMap->isVisible(), 5000);
+    graph->findChild<QPushButton*>(QStringLiteral("graphFitButton"))->click();
+    QVERIFY(canvas->transform().m11() < GraphCanvas::kMinFitScale);
+    // (Once the scroll bars are gone and the view refitted to its full viewport.)
+    QTRY_VERIFY_WITH_TIMEOUT(shown().adjusted(-1, -1, 1, 1).contains(scene), 5000);
+  }
+
   void anyRankOnAnyMesh() {
     MainWindow window;
     window.show();

@@ -115,17 +115,25 @@ void GraphCanvas::wheelEvent(QWheelEvent* event) {
 void GraphCanvas::resizeEvent(QResizeEvent* event) {
   QGraphicsView::resizeEvent(event);
   if (m_autoFit)
-    fitScene();
+    fitScene(m_fit);
 }
 
-void GraphCanvas::fitScene() {
+void GraphCanvas::fitScene(Fit fit) {
   m_autoFit = true;
+  m_fit = fit;
   if (!scene() || scene()->items().isEmpty())
     return;
   fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
   // Never blow a small graph up beyond a readable size.
   if (transform().m11() > 1.2)
     setTransform(QTransform::fromScale(1.2, 1.2));
+  // A large graph fitted whole is a smear of unreadable boxes: show its start readably instead
+  // (the overview in the corner shows the rest).
+  if (fit == Fit::Readable && transform().m11() < kMinFitScale) {
+    setTransform(QTransform::fromScale(kReadableScale, kReadableScale));
+    const QRectF shown = mapToScene(viewport()->rect()).boundingRect();
+    centerOn(scene()->sceneRect().topLeft() + QPointF(shown.width() / 2, shown.height() / 2));
+  }
   Q_EMIT zoomed();
 }
 
@@ -320,7 +328,7 @@ void GraphPanel::show(const GraphSnapshotPtr& graph) {
   rebuildScene();
   if (m_fitPending || current != graph->function) {
     m_fitPending = false;
-    fit();
+    m_view->fitScene(GraphCanvas::Fit::Readable);
   }
   placeMiniMap();
 }

@@ -22,8 +22,15 @@ class GraphCanvas : public QGraphicsView {
 
 public:
   explicit GraphCanvas(QWidget* parent = nullptr);
+  /// Whole: all of the scene in the view. Readable: the same, unless that would shrink the graph
+  /// below `kMinFitScale`; then `kReadableScale`, showing where the graph starts (its top left).
+  enum class Fit { Whole, Readable };
   /// Fits the scene into the view, and keeps fitting on resize until the user zooms.
-  void fitScene();
+  void fitScene(Fit fit = Fit::Whole);
+  /// Below this scale a whole graph is a smear of boxes with labels a few pixels high.
+  static constexpr double kMinFitScale = 0.25;
+  /// The scale a readable fit of a large graph uses: labels about 8 px high.
+  static constexpr double kReadableScale = 0.6;
 
 Q_SIGNALS:
   /// The scale changed (wheel or fit).
@@ -35,6 +42,7 @@ protected:
 
 private:
   bool m_autoFit = true;
+  Fit m_fit = Fit::Readable;
 };
 
 /// An overview of the whole scene in a corner of the graph view: the part the main view shows is
