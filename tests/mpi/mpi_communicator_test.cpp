@@ -239,6 +239,68 @@ TEST_P(MpiCommunicatorTest, CachesOneMpiCommunicatorPerSetOfRanks) {
   EXPECT_EQ(comm.cachedCommunicators(), world().size() > 1 ? 1u : 0u);
 }
 
+// The first data messages of a collective travel with its header exchange. These cases check
+// that path: every operand of a multi-operand all-reduce arrives (large and small ones), and
+// data sent early for a collective whose members disagree is dropped, not taken by the next one.
+TEST_P(MpiCommunicatorTest, AllReduceDeliversEveryOperandOfSeveral) {
+  int64_t n = world().size() * GetParam();
+  for (size_t operand : {0u, 1u, 2u})
+    expectSameAsLocal(GetParam(), [n, operand](exec::Communicator& c, int64_t d) {
+      auto r = c.allReduce(callOf(d, scrambled(n)),
+                           {randomTensor(ir::ElementType::F32, {3}, 7 + d),
+                            randomTensor(ir::ElementType::F32, {64 * 1024}, 70 + d),
+                            randomTensor(ir::ElementType::I64, {5, 2}, 700 + d)},
+                           exec::builtinReduction(exec::Reduction::Kind::Add));
+      if (!r)
+        return CommResult<Tensor>::failure(r.error());
+      if (r->size() != 3)
+        return CommResult<Tensor>::failure("expected 3 results, got " +
+                                           std::to_string(r->size()));
+      return CommResult<Tensor>((*r)[operand]);
+    });
+}
+
+TEST_P(MpiCommunicatorTest, DataSentWithADisagreeingHeaderIsDroppedBeforeTheNextCollective) {
+  int64_t n = world().size() * GetParam();
+  MpiCommunicator comm(world(), DevicePlacement{n, GetParam()});
+  std::vector<int64_t> mine;
+  for (int64_t d = 0; d < n; ++d)
+    if (comm.isLocal(d))
+      mine.push_back(d);
+  // Rank 0's devices reduce 8 elements, the others' 16: the sizes disagree after the data of
+  // each member may already be on its way.
+  int64_t size = world().rank() == 0 ? 8 : 16;
+  auto failed = onDevices(comm, mine, [&](exec::Communicator& c, int64_t d) {
+    auto r = c.allReduce(callOf(d, scrambled(n)), {randomTensor(ir::ElementType::F32, {size}, d)},
+                         exec::builtinReduction(exec::Reduction::Kind::Add));
+    return r ? CommResult<Tensor>((*r)[0]) : CommResult<Tensor>::failure(r.error());
+  });
+  for (auto& [d, r] : failed)
+    if (world().size() > 1)
+      EXPECT_FALSE(r->ok()) << "device " << d;
+  // The same communicator then runs agreeing collectives of the same group, with the same bytes
+  // as the local backend: nothing left over from the failed one is taken for their data.
+  backends::local::LocalCommunicator local(n);
+  std::vector<int64_t> all;
+  for (int64_t d = 0; d < n; ++d)
+    all.push_back(d);
+  for (int64_t elements : {16, 8}) {
+    Call call = [&](exec::Communicator& c, int64_t d) {
+      auto r = c.allReduce(callOf(d, scrambled(n)),
+                           {randomTensor(ir::ElementType::F32, {elements}, 50 + d)},
+                           exec::builtinReduction(exec::Reduction::Kind::Add));
+      return r ? CommResult<Tensor>((*r)[0]) : CommResult<Tensor>::failure(r.error());
+    };
+    auto expected = onDevices(local, all, call);
+    auto actual = onDevices(comm, mine, call);
+    for (int64_t d : mine) {
+      ASSERT_TRUE(actual[d]->ok()) << "device " << d << ": " << actual[d]->error();
+      EXPECT_TRUE(**actual[d] == **expected[d]) << "device " << d << ", " << elements
+                                                << " elements";
+    }
+  }
+}
+
 TEST(DevicePlacementTest, DividesEvenlyOrFailsWithAMessage) {
   std::string error;
   auto p = DevicePlacement::create(8, 4, 0, error);
