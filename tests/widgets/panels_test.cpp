@@ -277,6 +277,15 @@ private Q_SLOTS:
     auto* canvas = graph->findChild<QGraphicsView*>(QStringLiteral("graphCanvas"));
     auto* miniMap = graph->findChild<QGraphicsView*>(QStringLiteral("graphMiniMap"));
     QTRY_VERIFY_WITH_TIMEOUT(!graph->scene()->items().isEmpty(), 10000);
+    // Arguments are named as in the source and the value table (`%x`), not `%arg0`.
+    QStringList arguments;
+    for (const GraphNodeItem& n : graph->graph()->nodes)
+      if (n.kind == QLatin1String("argument") || n.kind == QLatin1String("value-ref"))
+        arguments << n.lines.value(0);
+    QVERIFY(!arguments.isEmpty());
+    QVERIFY2(arguments.contains(QStringLiteral("%x")) &&
+                 !arguments.contains(QStringLiteral("%arg0")),
+             qPrintable(arguments.join(QLatin1Char(' '))));
     const QRectF scene = graph->scene()->sceneRect();
     auto shown = [&] { return canvas->mapToScene(canvas->viewport()->rect()).boundingRect(); };
     QVERIFY2(scene.height() * GraphCanvas::kReadableScale > canvas->viewport()->height() * 2,

@@ -104,15 +104,11 @@ LayoutInfo layoutInfo(const ir::Module& module, const ir::TensorSharding& s, ir:
 bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* shardMaps,
                    QVector<ValueRow>& out, const std::atomic<bool>* cancel) {
   const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
-  const auto names = io::mlir::printedValueNames(module);
+  const auto names = displayValueNames(module);
   auto rowFor = [&](const ir::Value& value, const ir::Operation& fn) {
     ValueRow row;
     auto it = names.find(&value);
-    // The name the source gives the value (`%z_block`), else the printed one.
-    if (!value.nameHint().empty())
-      row.name = QStringLiteral("%") + QString::fromStdString(value.nameHint());
-    else
-      row.name = it != names.end() ? QString::fromStdString(it->second) : QStringLiteral("?");
+    row.name = it != names.end() ? QString::fromStdString(it->second) : QStringLiteral("?");
     row.function = qs(ir::func::name(fn));
     row.type = QString::fromStdString(value.type().str());
     std::optional<ir::TensorSharding> s = sharding::valueSharding(value);

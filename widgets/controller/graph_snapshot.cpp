@@ -160,7 +160,7 @@ GraphSnapshotPtr buildGraphSnapshot(session::Program* program, StageId stage,
     return finish();
   }
   snap->function = qs(ir::func::name(*fn));
-  const auto names = io::mlir::printedValueNames(*module);
+  const auto names = displayValueNames(*module);
   const layout::GraphAnnotations annotations =
       annotate(*program, *module, *fn, stage, names);
   const layout::ProgramGraph graph = layout::buildProgramGraph(*module, *fn, annotations);

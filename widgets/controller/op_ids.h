@@ -2,9 +2,13 @@
 
 // Stable ids of engine objects for snapshots (controller-internal: includes engine headers).
 
-#include "core/ir/operation.h"
+#include "core/io/mlir/mlir.h"
+#include "core/ir/module.h"
 
 #include <QString>
+
+#include <string>
+#include <unordered_map>
 
 namespace shardscope::widgets {
 
@@ -20,6 +24,18 @@ inline QString opIdOf(const ir::Operation& op) {
 /// A UTF-8 view as a QString.
 inline QString qs(std::string_view s) {
   return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
+}
+
+/// The names the app shows for the values of `module`: the one the source gave (`%z_block`, `%x`)
+/// where it named the value, else the printer's (`%3`, `%arg0`). Tables and graphs use these, so
+/// a value reads the same everywhere and as in the source.
+inline std::unordered_map<const ir::Value*, std::string> displayValueNames(
+    const ir::Module& module) {
+  std::unordered_map<const ir::Value*, std::string> names = io::mlir::printedValueNames(module);
+  for (auto& [value, name] : names)
+    if (!value->nameHint().empty())
+      name = "%" + value->nameHint();
+  return names;
 }
 
 } // namespace shardscope::widgets
