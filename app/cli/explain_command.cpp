@@ -73,9 +73,7 @@ bool parseExplainArgs(const std::vector<std::string>& args, ExplainOptions& o) {
 }
 
 std::string tensorName(const LoadedProgram& program, const propagation::TraceTensor& t) {
-  if (t.value)
-    return displayName(program, t.value);
-  return "@" + std::string(ir::func::name(*t.funcResultOf)) + " result #" + std::to_string(t.index);
+  return t.value ? displayName(program, t.value) : propagation::funcResultName(t);
 }
 
 std::string shardingText(const std::optional<ir::TensorSharding>& s) {
@@ -84,21 +82,18 @@ std::string shardingText(const std::optional<ir::TensorSharding>& s) {
 
 void printChain(const LoadedProgram& program, const propagation::PropagationTrace& trace,
                 const propagation::Origin& origin) {
-  std::printf("\nit comes from %zu annotation%s:\n", origin.seeds.size(),
-              origin.seeds.size() == 1 ? "" : "s");
-  for (const propagation::TraceTensor& seed : origin.seeds) {
-    const ir::TensorSharding* s = trace.seedSharding(seed);
-    std::printf("  %-10s %s\n", tensorName(program, seed).c_str(),
-                s ? sharding::shardyNotation(*s).c_str() : "(annotation)");
-  }
-  std::printf("\nthrough %zu propagation step%s:\n", origin.chain.size(),
-              origin.chain.size() == 1 ? "" : "s");
+  const propagation::OriginText text = propagation::describeOrigin(
+      trace, origin, [&](const propagation::TraceTensor& t) { return tensorName(program, t); });
+  std::printf("\nit comes from %zu annotation%s:\n", text.seeds.size(),
+              text.seeds.size() == 1 ? "" : "s");
+  for (const propagation::OriginText::Seed& seed : text.seeds)
+    std::printf("  %-10s %s\n", seed.tensor.c_str(), seed.annotation.c_str());
+  std::printf("\nthrough %zu propagation step%s:\n", text.steps.size(),
+              text.steps.size() == 1 ? "" : "s");
   int n = 0;
-  for (const propagation::PropagationStep& step : origin.chain) {
-    std::string where = step.op ? "  (line " + std::to_string(step.op->loc().line) + ")" : "";
-    std::printf("  %2d. %s -> %s: %s%s\n", ++n, tensorName(program, step.source).c_str(),
-                tensorName(program, step.target).c_str(),
-                propagation::describeStep(step).c_str(), where.c_str());
+  for (const propagation::OriginText::Step& step : text.steps) {
+    std::string where = step.line ? "  (line " + std::to_string(step.line) + ")" : "";
+    std::printf("  %2d. %s%s\n", ++n, step.text.c_str(), where.c_str());
   }
 }
 

@@ -1,6 +1,8 @@
 #include "core/propagation/origin.h"
 
+#include "core/ir/module.h"
 #include "core/sharding/axis_refs.h"
+#include "core/sharding/notation.h"
 
 #include <algorithm>
 #include <set>
@@ -60,6 +62,15 @@ void PropagationTrace::clear() {
   m_incoming.clear();
   m_seedShardings.clear();
   m_changedOrder.clear();
+}
+
+std::string funcResultName(const TraceTensor& tensor) {
+  return "@" + std::string(ir::func::name(*tensor.funcResultOf)) + " result #" +
+         std::to_string(tensor.index);
+}
+
+std::string annotationText(const ir::TensorSharding* sharding) {
+  return sharding ? sharding::shardyNotation(*sharding) : std::string("(annotation)");
 }
 
 std::string describeStep(const PropagationStep& step) {

@@ -93,4 +93,40 @@ private:
 /// A one-line description of a step, e.g. `stablehlo.add forward factor 0 ["a"]`.
 std::string describeStep(const PropagationStep& step);
 
+/// An origin in words, for the views and the command line.
+struct OriginText {
+  struct Seed {
+    std::string tensor;     ///< as `nameOf` names it
+    std::string annotation; ///< Shardy notation, or `(annotation)` when not recorded
+  };
+  struct Step {
+    std::string text; ///< `%arg0 -> %0: stablehlo.add forward factor 0 ["x"]`
+    uint32_t line = 0; ///< the op's source line, 0 when unknown
+  };
+  std::vector<Seed> seeds;
+  std::vector<Step> steps;
+};
+
+/// Describes `origin` (of a tensor of `trace`), naming tensors with `nameOf`.
+template <typename NameOf>
+OriginText describeOrigin(const PropagationTrace& trace, const Origin& origin, NameOf nameOf);
+
+/// The name of a traced tensor that is not a value: `@main result #0`.
+std::string funcResultName(const TraceTensor& tensor);
+
+/// Shardy notation of `sharding`; implemented in the .cpp to keep this header light.
+std::string annotationText(const ir::TensorSharding* sharding);
+
+template <typename NameOf>
+OriginText describeOrigin(const PropagationTrace& trace, const Origin& origin, NameOf nameOf) {
+  OriginText out;
+  for (const TraceTensor& seed : origin.seeds)
+    out.seeds.push_back({nameOf(seed), annotationText(trace.seedSharding(seed))});
+  for (const PropagationStep& step : origin.chain)
+    out.steps.push_back({nameOf(step.source) + " -> " + nameOf(step.target) + ": " +
+                             describeStep(step),
+                         step.op ? step.op->loc().line : 0});
+  return out;
+}
+
 } // namespace shardscope::propagation

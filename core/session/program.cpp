@@ -272,15 +272,13 @@ std::optional<Program::ShardingExplanation> Program::explainSharding(const ir::V
     return s ? sharding::shardyNotation(*s) : std::string("(no sharding)");
   };
   auto name = [&](const propagation::TraceTensor& t) {
-    if (t.value) {
-      // The source's names where it has them (`%x`), as the views show values.
-      if (!t.value->nameHint().empty())
-        return "%" + t.value->nameHint();
-      auto it = state.names.find(t.value);
-      return it == state.names.end() ? std::string("?") : it->second;
-    }
-    return "@" + std::string(ir::func::name(*t.funcResultOf)) + " result #" +
-           std::to_string(t.index);
+    if (!t.value)
+      return propagation::funcResultName(t);
+    // The source's names where it has them (`%x`), as the views show values.
+    if (!t.value->nameHint().empty())
+      return "%" + t.value->nameHint();
+    auto it = state.names.find(t.value);
+    return it == state.names.end() ? std::string("?") : it->second;
   };
   ShardingExplanation out;
   if (const ir::Operation* op = value.definingOp())
@@ -292,16 +290,12 @@ std::optional<Program::ShardingExplanation> Program::explainSharding(const ir::V
   out.changed = state.trace.changed(tensor);
   if (!out.changed)
     return out;
-  const propagation::Origin origin = state.trace.originOf(tensor);
-  for (const propagation::TraceTensor& seed : origin.seeds) {
-    const ir::TensorSharding* s = state.trace.seedSharding(seed);
-    out.seeds.push_back(name(seed) + "  " +
-                        (s ? sharding::shardyNotation(*s) : std::string("(annotation)")));
-  }
-  for (const propagation::PropagationStep& step : origin.chain)
-    out.steps.push_back(name(step.source) + " -> " + name(step.target) + ": " +
-                        propagation::describeStep(step) +
-                        (step.op ? " (line " + std::to_string(step.op->loc().line) + ")" : ""));
+  const propagation::OriginText text =
+      propagation::describeOrigin(state.trace, state.trace.originOf(tensor), name);
+  for (const propagation::OriginText::Seed& seed : text.seeds)
+    out.seeds.push_back(seed.tensor + "  " + seed.annotation);
+  for (const propagation::OriginText::Step& step : text.steps)
+    out.steps.push_back(step.text + (step.line ? " (line " + std::to_string(step.line) + ")" : ""));
   return out;
 }
 
