@@ -63,7 +63,7 @@ void reshardOperands(ir::Operation& op, const std::string& global, const std::st
 } // namespace
 
 SingleDeviceOutcome processSingleDeviceOp(ir::Module& module, ir::Operation& op,
-                                          detail::MeshLookup& meshes,
+                                          ir::MeshResolver& meshes,
                                           support::DiagnosticSink& sink) {
   const auto* perValue = op.attr("sdy.sharding").as<ir::ShardingPerValueAttr>();
   if (!perValue || perValue->shardings.size() != op.numResults())

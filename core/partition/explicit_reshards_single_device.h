@@ -4,7 +4,7 @@
 // placed on one device gets its operands gathered there and its results replicated back.
 
 #include "core/ir/module.h"
-#include "core/partition/detail/mesh_lookup.h"
+#include "core/ir/mesh_resolver.h"
 #include "core/support/diagnostic.h"
 
 namespace shardscope::partition {
@@ -18,7 +18,7 @@ enum class SingleDeviceOutcome { NotSingleDevice, Handled, Failed };
 /// former sharding when that sharded it). Results on two different maximal meshes are an error.
 /// `meshes` resolves meshes of `module` (every op of a function is asked about).
 SingleDeviceOutcome processSingleDeviceOp(ir::Module& module, ir::Operation& op,
-                                          detail::MeshLookup& meshes,
+                                          ir::MeshResolver& meshes,
                                           support::DiagnosticSink& sink);
 
 /// Reports an error for each argument or result of `func` sharded on a maximal mesh; returns

@@ -1,7 +1,7 @@
 #include "core/partition/insert_explicit_reshards.h"
 
 #include "core/partition/detail/cache_key.h"
-#include "core/partition/detail/mesh_lookup.h"
+#include "core/ir/mesh_resolver.h"
 #include "core/partition/explicit_reshards_data_flow.h"
 #include "core/partition/explicit_reshards_factor_axes.h"
 #include "core/partition/explicit_reshards_reshape.h"
@@ -36,7 +36,7 @@ const ir::Mesh* commonMesh(const ir::Module& module,
                            const std::vector<const TensorSharding*>& shardings,
                            std::string& meshName) {
   // The tensors of an op nearly always name one mesh: look each new name up once.
-  detail::MeshLookup lookup(module);
+  ir::MeshResolver lookup(module);
   auto meshOf = [&](const std::string& name) { return lookup.byName(name); };
   const ir::Mesh* first = nullptr;
   std::map<std::string, int> counts;
@@ -420,7 +420,7 @@ struct WalkState {
   bool fullVersion = false;
   bool ok = true;
   PlanCache plans{};
-  detail::MeshLookup meshes{module};
+  ir::MeshResolver meshes{module};
 };
 
 // Without the full version Shardy still reshards concatenates whose operands are sharded unlike

@@ -1,7 +1,7 @@
 #include "core/partition/reshard_to_collectives.h"
 
 #include "core/partition/detail/cache_key.h"
-#include "core/partition/detail/mesh_lookup.h"
+#include "core/ir/mesh_resolver.h"
 #include "core/partition/reshard_plan.h"
 #include "core/propagation/import_data_flow.h"
 #include "core/sharding/notation.h"
@@ -177,13 +177,13 @@ std::optional<TensorSharding> inputSharding(const ir::Value& value) {
   return std::nullopt;
 }
 
-bool isMaximal(detail::MeshLookup& meshOf, const TensorSharding& sharding) {
+bool isMaximal(ir::MeshResolver& meshOf, const TensorSharding& sharding) {
   const ir::Mesh* mesh = meshOf(sharding);
   return mesh && sharding::MeshView(*mesh).isMaximal();
 }
 
 // Meshes with the same axes, possibly in another device order, can be resharded between.
-bool equivalentOnMesh(detail::MeshLookup& meshOf, const TensorSharding& a,
+bool equivalentOnMesh(ir::MeshResolver& meshOf, const TensorSharding& a,
                       const TensorSharding& b) {
   if (a.meshName == b.meshName && !a.inlineMesh && !b.inlineMesh)
     return true;
@@ -201,7 +201,7 @@ TensorSharding inputShardingOrReplicated(const ir::Value& input, const TensorSha
   return in;
 }
 
-bool rewriteReshard(detail::MeshLookup& meshOf, Operation& reshard,
+bool rewriteReshard(ir::MeshResolver& meshOf, Operation& reshard,
                     const ReshardToCollectivesOptions& options, PlanCache& plans,
                     std::vector<InsertedCollective>* log) {
   const auto* outAttr = reshard.attr("sharding").as<ir::ShardingAttr>();
@@ -253,7 +253,7 @@ bool reshardToCollectives(ir::Module& module, const ReshardToCollectivesOptions&
     if (op->is("sdy.reshard"))
       reshards.push_back(op);
   PlanCache plans;
-  detail::MeshLookup meshOf(module);
+  ir::MeshResolver meshOf(module);
   for (Operation* op : reshards)
     if (!rewriteReshard(meshOf, *op, options, plans, log)) {
       sink.error(op->loc(), "sdy.reshard without a sharding");

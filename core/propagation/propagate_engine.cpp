@@ -223,7 +223,7 @@ struct PropagationEngine::Step {
 };
 
 PropagationContext::PropagationContext(ir::Module& module)
-    : m_module(module), m_calls(std::make_unique<CallGraph>(module)) {
+    : m_calls(std::make_unique<CallGraph>(module)), m_meshes(module) {
   for (auto& top : module.body().ops())
     top->walk([&](Operation& op) { m_ops.push_back(&op); });
   m_numPreorder = m_ops.size();
@@ -358,17 +358,6 @@ const ir::OpShardingRule* PropagationContext::rule(uint32_t index, bool conserva
   }
   const auto* attr = m_rules[index].as<ir::ShardingRuleAttr>();
   return attr ? &attr->rule : nullptr;
-}
-
-const ir::Mesh* PropagationContext::mesh(const TensorSharding& sharding) {
-  if (sharding.inlineMesh)
-    return sharding.inlineMesh.get();
-  for (const auto& [name, mesh] : m_meshes)
-    if (name == sharding.meshName)
-      return mesh;
-  const ir::Mesh* mesh = m_module.lookupMesh(sharding.meshName);
-  m_meshes.emplace_back(sharding.meshName, mesh);
-  return mesh;
 }
 
 void PropagationContext::beginRun(const void* strategy, bool conservative) {

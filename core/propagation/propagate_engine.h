@@ -6,6 +6,7 @@
 // on a LIFO worklist, until nothing changes. Function result attributes are synced with the
 // returned values before and after.
 
+#include "core/ir/mesh_resolver.h"
 #include "core/ir/module.h"
 #include "core/propagation/factor_propagation.h"
 #include "core/propagation/origin.h"
@@ -86,7 +87,7 @@ public:
   const ir::OpShardingRule* rule(uint32_t index, bool conservative, bool attach);
 
   /// The mesh `sharding` is bound to (`ir::resolveMesh`), with the named meshes looked up once.
-  const ir::Mesh* mesh(const ir::TensorSharding& sharding);
+  const ir::Mesh* mesh(const ir::TensorSharding& sharding) { return m_meshes(sharding); }
 
   // Ops whose last visit changed nothing and none of whose tensors changed since (every change
   // notifies them): a visit along the same factor directions would change nothing again, since a
@@ -97,8 +98,6 @@ public:
   /// Starts an engine run with factor strategy `strategy`; forgets every clean op when the
   /// previous run used another strategy or conservativeness.
   void beginRun(const void* strategy, bool conservative);
-  /// The number of the current run.
-  uint32_t currentRun() const { return m_run; }
   /// Records that visiting op `index` along `directions` (a key, see PropagationEngine) in the
   /// current run changed nothing.
   void markClean(uint32_t index, uint64_t directions);
@@ -141,7 +140,6 @@ private:
   size_t slotOf(const ir::Operation* op) const;
   void addSlot(const ir::Operation* op, uint32_t index);
 
-  ir::Module& m_module;
   std::vector<ir::Operation*> m_ops;
   size_t m_numPreorder = 0;
   // Op to index, by open addressing (asked at every notification; a node-based map's pointer
@@ -155,7 +153,7 @@ private:
   std::vector<RuleState> m_ruleStates;
   std::vector<ir::Attribute> m_rules;
   std::unordered_multimap<uint64_t, ir::Attribute> m_internedRules; // by rule hash
-  std::vector<std::pair<std::string, const ir::Mesh*>> m_meshes;
+  ir::MeshResolver m_meshes;
   // Direction keys by op index and schedule round, for `m_schedule`.
   std::vector<uint64_t> m_scheduledKeys;
   const OpDirectionsFn* m_schedule = nullptr;

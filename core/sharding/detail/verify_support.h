@@ -3,6 +3,7 @@
 // Internal helpers shared by the verifier's translation units. Not part of the module's API.
 
 #include "core/ir/module.h"
+#include "core/ir/mesh_resolver.h"
 #include "core/sharding/mesh_view.h"
 #include "core/sharding/value_sharding.h"
 #include "core/support/diagnostic.h"
@@ -57,23 +58,11 @@ struct VerifyContext {
   const ir::Module& module;
   support::DiagnosticSink& sink;
 
-  /// The mesh of `sharding` (inline, or the module's mesh symbol), or null.
-  const ir::Mesh* meshOf(const ir::TensorSharding& sharding) const {
-    if (sharding.inlineMesh)
-      return sharding.inlineMesh.get();
-    // Nearly every sharding names the same mesh, and a symbol lookup scans the module: remember
-    // the last one (the module doesn't change while it is verified).
-    if (!lastMeshKnown || lastMeshName != sharding.meshName) {
-      lastMeshName = sharding.meshName;
-      lastMesh = module.lookupMesh(sharding.meshName);
-      lastMeshKnown = true;
-    }
-    return lastMesh;
-  }
+  /// The mesh of `sharding` (inline, or the module's mesh symbol), or null (the module doesn't
+  /// change while it is verified).
+  const ir::Mesh* meshOf(const ir::TensorSharding& sharding) const { return meshes(sharding); }
 
-  mutable std::string lastMeshName{};
-  mutable const ir::Mesh* lastMesh = nullptr;
-  mutable bool lastMeshKnown = false;
+  mutable ir::MeshResolver meshes{module};
 };
 
 /// A manual axis bound by an enclosing `sdy.manual_computation`.
