@@ -47,7 +47,7 @@ void printColumns(const std::vector<std::vector<std::string>>& rows, const std::
     for (size_t c = 0; c < row.size(); ++c) {
       bool last = c + 1 == row.size();
       size_t pad = widths[c] - row[c].size();
-      line += c + 1 == row.size() ? "  " : " ";
+      line += last ? "  " : " ";
       if (right[c])
         line.append(pad, ' ');
       line += row[c];

@@ -94,6 +94,14 @@ bool parsePassArgument(std::string_view arg, const PassRegistry& registry, PassI
   return true;
 }
 
+PassInfo modulePass(std::string name, std::string summary,
+                    bool (*fn)(ir::Module&, support::DiagnosticSink&)) {
+  return {std::move(name), std::move(summary), {},
+          [fn](ir::Module& module, const PassOptions&, support::DiagnosticSink& sink) {
+            return fn(module, sink);
+          }};
+}
+
 bool runPasses(ir::Module& module, std::span<const PassInvocation> passes,
                support::DiagnosticSink& sink) {
   for (const PassInvocation& p : passes) {

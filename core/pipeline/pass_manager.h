@@ -43,6 +43,10 @@ struct PassInfo {
   PassFn run;
 };
 
+/// A pass without options that runs `fn(module, sink)`.
+PassInfo modulePass(std::string name, std::string summary,
+                    bool (*fn)(ir::Module&, support::DiagnosticSink&));
+
 /// Every pass the tool knows, by name.
 class PassRegistry {
 public:

@@ -71,17 +71,6 @@ bool runExportPipeline(ir::Module& module, const PassOptions& passOptions,
   return runExportSteps(module, options, sink) && partition::inlineMeshes(module, sink);
 }
 
-using ModulePassFn = bool (*)(ir::Module&, support::DiagnosticSink&);
-
-PassInfo modulePass(std::string name, std::string summary, ModulePassFn fn) {
-  return {std::move(name),
-          std::move(summary),
-          {},
-          [fn](ir::Module& module, const PassOptions&, support::DiagnosticSink& sink) {
-            return fn(module, sink);
-          }};
-}
-
 } // namespace
 
 // The steps of Shardy's `addExportPipeline`, in its order. Steps Shardy has that are not modelled

@@ -13,18 +13,6 @@ namespace shardscope::pipeline {
 
 namespace {
 
-using ModulePassFn = bool (*)(ir::Module&, support::DiagnosticSink&);
-
-// Wraps an option-less module pass.
-PassInfo modulePass(std::string name, std::string summary, ModulePassFn fn) {
-  return {std::move(name),
-          std::move(summary),
-          {},
-          [fn](ir::Module& module, const PassOptions&, support::DiagnosticSink& sink) {
-            return fn(module, sink);
-          }};
-}
-
 bool runImportPipeline(ir::Module& module, const PassOptions& options,
                        support::DiagnosticSink& sink) {
   propagation::ImportOptions importOptions;

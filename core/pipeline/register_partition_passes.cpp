@@ -77,12 +77,10 @@ void registerPartitionPasses(PassRegistry& registry) {
                 "replaces each sdy.reshard with explicit collectives",
                 {"keep-redundant-reshards"},
                 runReshardToCollectives});
-  registry.add({"sdy-update-non-divisible-input-output-shardings",
-                "makes function, call and manual-computation boundary shardings divisible",
-                {},
-                [](ir::Module& module, const PassOptions&, support::DiagnosticSink& sink) {
-                  return partition::updateNonDivisibleInputOutputShardings(module, sink);
-                }});
+  registry.add(modulePass(
+      "sdy-update-non-divisible-input-output-shardings",
+      "makes function, call and manual-computation boundary shardings divisible",
+      partition::updateNonDivisibleInputOutputShardings));
   registry.add({"sdy-convert-global-to-local",
                 "rewrites functions from the global view to the program each device runs",
                 {"per-dim-all-gather", "replica-count", "partition-count"},
@@ -92,13 +90,10 @@ void registerPartitionPasses(PassRegistry& registry) {
                 "that move data across devices",
                 {"enable-halo-exchange", "replica-count", "partition-count"},
                 runResolvePermutationFactors});
-  registry.add({"sdy-pad-for-divisibility",
-                "rejects reductions over non-divisibly sharded dimensions (padding is "
-                "materialized by -sdy-convert-global-to-local)",
-                {},
-                [](ir::Module& module, const PassOptions&, support::DiagnosticSink& sink) {
-                  return partition::padForDivisibility(module, sink);
-                }});
+  registry.add(modulePass("sdy-pad-for-divisibility",
+                          "rejects reductions over non-divisibly sharded dimensions (padding is "
+                          "materialized by -sdy-convert-global-to-local)",
+                          partition::padForDivisibility));
   registry.add({"sdy-resolve-single-device-sharding",
                 "runs ops on a single-device mesh everywhere on that device's operands",
                 {"replica-count", "partition-count"},
