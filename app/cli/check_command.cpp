@@ -205,7 +205,7 @@ void printFunction(const LoadedProgram& program, const ir::Operation& fn,
 // Returns true when one of them is an error.
 bool reportDiagnostics(const LoadedProgram& program,
                        const std::vector<support::Diagnostic>& diagnostics) {
-  size_t errors = 0, warnings = 0;
+  size_t errors = 0, warnings = program.loadWarnings;
   StderrSink sink(program.sources);
   for (const support::Diagnostic& diag : diagnostics) {
     errors += diag.severity == support::Severity::Error;
@@ -243,6 +243,7 @@ int runCheck(const std::vector<std::string>& args) {
   if (program->module->op().hasAttr(analysis::kAxisTypesAttr))
     analysis::computeExplicitTypes(*program->module, {}, diagnostics);
   std::printf("program: %s\n", args[0].c_str());
+  std::printf("form: %s\n", std::string(session::inputFormDescription(program->form)).c_str());
   printMeshes(*program->module);
   for (const ir::Operation* fn : program->module->functions())
     printFunction(*program, *fn, shardMaps.variance);

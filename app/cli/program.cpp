@@ -2,7 +2,7 @@
 
 #include "app/cli/cli_support.h"
 #include "core/io/mlir/mlir.h"
-#include "core/sharding/verifier.h"
+#include "core/session/input_form.h"
 
 namespace shardscope::cli {
 
@@ -18,13 +18,23 @@ std::unique_ptr<LoadedProgram> loadProgram(const std::string& path) {
                "empty program: the input holds no module and no operations");
     return nullptr;
   }
-  support::ErrorTrackingSink tracking(sink);
-  program->module = io::mlir::parseModule(program->sources.text(program->fileId),
-                                          program->fileId, tracking);
-  if (!program->module || tracking.hadError())
+  // Load warnings (shardings not understood, ...) are printed now and counted by `check`.
+  struct CountingSink final : support::DiagnosticSink {
+    StderrSink& out;
+    size_t warnings = 0;
+    explicit CountingSink(StderrSink& out) : out(out) {}
+    void report(support::Diagnostic diagnostic) override {
+      warnings += diagnostic.severity == support::Severity::Warning;
+      out.report(std::move(diagnostic));
+    }
+  } counting(sink);
+  session::LoadedModule loaded =
+      session::loadModule(program->sources.text(program->fileId), program->fileId, counting);
+  if (!loaded.module)
     return nullptr;
-  if (!sharding::verifyModule(*program->module, tracking) || tracking.hadError())
-    return nullptr;
+  program->loadWarnings = counting.warnings;
+  program->module = std::move(loaded.module);
+  program->form = loaded.form;
   program->names = io::mlir::printedValueNames(*program->module);
   return program;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/ir/module.h"
+#include "core/session/input_form.h"
 #include "core/support/source_manager.h"
 
 #include <memory>
@@ -16,6 +17,8 @@ struct LoadedProgram {
   support::SourceManager sources;
   uint32_t fileId = 0;
   std::unique_ptr<ir::Module> module;
+  session::InputForm form = session::InputForm::Unsharded; ///< as written, before the import
+  size_t loadWarnings = 0; ///< warnings printed while loading (e.g. shardings not understood)
   std::unordered_map<const ir::Value*, std::string> names;
 };
 

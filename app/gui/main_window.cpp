@@ -21,6 +21,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QLabel>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -92,7 +93,8 @@ MainWindow::MainWindow(QWidget* parent)
       m_context(new widgets::SessionContext(this)),
       m_controller(new widgets::EngineController(this)),
       m_sourceView(new widgets::SourceView(this)), m_watcher(new QFileSystemWatcher(this)),
-      m_progress(new QProgressBar(this)), m_cancel(new QPushButton(tr("Cancel"), this)) {
+      m_progress(new QProgressBar(this)), m_cancel(new QPushButton(tr("Cancel"), this)),
+      m_inputForm(new QLabel(this)) {
   initResources();
   setObjectName(QStringLiteral("mainWindow"));
   setWindowTitle(tr("ShardScope"));
@@ -114,6 +116,8 @@ MainWindow::MainWindow(QWidget* parent)
   m_progress->setMaximumWidth(160);
   m_progress->setObjectName(QStringLiteral("progressBar"));
   m_cancel->setObjectName(QStringLiteral("statusCancelButton"));
+  m_inputForm->setObjectName(QStringLiteral("inputFormLabel"));
+  statusBar()->addPermanentWidget(m_inputForm);
   statusBar()->addPermanentWidget(m_progress);
   statusBar()->addPermanentWidget(m_cancel);
   m_progress->hide();
@@ -146,6 +150,8 @@ MainWindow::MainWindow(QWidget* parent)
             if (QFileInfo(program->path).absoluteFilePath() != m_currentFile)
               return; // an older request
             m_context->setProgram(program);
+            m_inputForm->setText(program->inputForm);
+            m_inputForm->setToolTip(program->inputFormDescription);
             int errors = 0;
             for (const widgets::ProblemRow& p : program->problems)
               errors += p.severity == QLatin1String("error");
@@ -160,6 +166,7 @@ MainWindow::MainWindow(QWidget* parent)
           [this](const QString&, const QString& message,
                  const QVector<widgets::ProblemRow>& problems) {
             m_context->setProgram(nullptr);
+            m_inputForm->clear();
             m_problems->showLoadProblems(problems);
             // Show the problem and its line.
             if (auto* dock = findChild<QDockWidget*>(QStringLiteral("problemsDock")))

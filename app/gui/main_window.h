@@ -8,6 +8,7 @@ class QActionGroup;
 class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
+class QLabel;
 class QProgressBar;
 class QPushButton;
 
@@ -117,6 +118,8 @@ private:
   QFileSystemWatcher* m_watcher;
   QProgressBar* m_progress;
   QPushButton* m_cancel;
+  /// The form the program's shardings were written in (Shardy, GSPMD, round-trip).
+  QLabel* m_inputForm;
   QString m_currentFile;
   bool m_dark = false;
   bool m_reloadPromptOpen = false;

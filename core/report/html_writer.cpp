@@ -463,7 +463,8 @@ std::string writeHtml(const ReportModel& model) {
                     "<meta name=\"generator\" content=\"shardscope-cli report\"><title>ShardScope: " +
                     xmlEscape(file) + "</title><style>" + std::string(kCss) + "</style></head>\n<body>";
   out += "<header><h1>ShardScope report: " + xmlEscape(file) + "</h1><div class=\"sub\">@" +
-         esc(data["program"]["function"]) + " &middot; stages as written &rarr; propagated &rarr; "
+         esc(data["program"]["function"]) + " &middot; " +
+         esc(data["program"]["inputForm"]) + " form &middot; stages as written &rarr; propagated &rarr; "
          "partitioned &rarr; per-device &middot; schema v" +
          std::to_string(data["schemaVersion"].get<int>()) + "</div></header>";
   out += "<nav><a href=\"#summary\">summary</a><a href=\"#graphs\">graph</a><a "

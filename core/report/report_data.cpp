@@ -397,7 +397,8 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
   data["program"] = {{"file", baseName(program.path())},
                      {"function", function},
                      {"functions", functions},
-                     {"opCount", countOps(written)}};
+                     {"opCount", countOps(written)},
+                     {"inputForm", std::string(session::inputFormName(program.inputForm()))}};
   data["meshes"] = meshesJson(written);
   // Placeholders fix the key order of the document (the schema's order).
   for (const char* key : {"stages", "values", "collectives", "diagnostics", "diff", "run"})

@@ -123,13 +123,9 @@ std::unique_ptr<Program> Program::fromText(std::string name, std::string text,
 }
 
 std::unique_ptr<ir::Module> Program::parse(support::DiagnosticSink& sink) {
-  support::ErrorTrackingSink tracking(sink);
-  auto module = io::mlir::parseModule(m_sources.text(m_fileId), m_fileId, tracking);
-  if (!module || tracking.hadError())
-    return nullptr;
-  if (!sharding::verifyModule(*module, tracking) || tracking.hadError())
-    return nullptr;
-  return module;
+  LoadedModule loaded = loadModule(m_sources.text(m_fileId), m_fileId, sink);
+  m_inputForm = loaded.form;
+  return std::move(loaded.module);
 }
 
 std::unique_ptr<ir::Module> Program::derive(Stage stage, const ir::Module& from,

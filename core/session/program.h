@@ -5,6 +5,7 @@
 
 #include "core/ir/module.h"
 #include "core/partition/reshard_to_collectives.h"
+#include "core/session/input_form.h"
 #include "core/support/diagnostic.h"
 #include "core/support/source_manager.h"
 
@@ -101,6 +102,8 @@ public:
   const support::SourceManager& sources() const { return m_sources; }
   uint32_t fileId() const { return m_fileId; }
   const std::string& path() const { return m_sources.name(m_fileId); }
+  /// The form the program's shardings were written in (they are in Shardy's form once loaded).
+  InputForm inputForm() const { return m_inputForm; }
 
   /// The module of `stage`, computing it (and the stages it derives from, all cached) on first
   /// use. Returns null after reporting to `sink` when the stage's passes fail, or when `cancel`
@@ -175,6 +178,7 @@ private:
 
   support::SourceManager m_sources;
   uint32_t m_fileId = 0;
+  InputForm m_inputForm = InputForm::Unsharded;
   std::array<std::unique_ptr<ir::Module>, kAllStages.size()> m_stages;
   std::array<std::string, kAllStages.size()> m_defaultFunctions;
   std::array<std::unique_ptr<Program>, kGradientStages.size()> m_gradientPrograms;

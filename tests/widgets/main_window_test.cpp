@@ -5,9 +5,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFontInfo>
+#include <QLabel>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -82,6 +84,34 @@ private Q_SLOTS:
     QCOMPARE(window.windowTitle(), title);
     QCOMPARE(window.currentFile(), QFileInfo(path).absoluteFilePath());
     QCOMPARE(sourceView(window)->toPlainText(), text);
+  }
+
+  // The status bar names the form the shardings were written in once the program is analysed.
+  void showsInputForm_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("form");
+    QTest::newRow("Shardy") << readText(kSimpleProgram) << QStringLiteral("Shardy");
+    QTest::newRow("no sharding") << QStringLiteral(
+        "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+        "  return %arg0 : tensor<8xf32>\n}\n") << QStringLiteral("unsharded");
+  }
+
+  void showsInputForm() {
+    QFETCH(QString, text);
+    QFETCH(QString, form);
+    const QString path = m_dir.filePath(QStringLiteral("form.mlir"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(text.toUtf8());
+    file.close();
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::programLoaded);
+    QVERIFY(window.openFile(path));
+    QVERIFY(loaded.count() > 0 || loaded.wait(20000));
+    auto* label = window.findChild<QLabel*>(QStringLiteral("inputFormLabel"));
+    QVERIFY(label);
+    QCOMPARE(label->text(), form);
+    QVERIFY(!label->toolTip().isEmpty());
   }
 
   void showsErrorForMissingFile() {

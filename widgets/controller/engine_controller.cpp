@@ -270,6 +270,8 @@ public:
     snapshot->loadId = generation;
     snapshot->path = path;
     snapshot->source = qs(program->sources().text(program->fileId()));
+    snapshot->inputForm = qs(session::inputFormName(program->inputForm()));
+    snapshot->inputFormDescription = qs(session::inputFormDescription(program->inputForm()));
     addProblems(sink, stageTitle(StageId::AsWritten), snapshot->problems);
     for (int i = 0; i < kNumStages; ++i) {
       snapshot->stages[i].stage = static_cast<StageId>(i);

@@ -148,6 +148,10 @@ struct ProgramSnapshot {
   quint64 loadId = 0;
   QString path;
   QString source;
+  /// The form its shardings were written in (`Shardy`, `GSPMD`, `Shardy round-trip`,
+  /// `unsharded`) and one line on how it was read.
+  QString inputForm;
+  QString inputFormDescription;
   MeshInfo mesh;
   StageSnapshot stages[kNumStages];
   QVector<ProblemRow> problems;
