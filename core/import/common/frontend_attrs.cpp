@@ -100,6 +100,72 @@ void setArgFrontendString(ir::Operation& fn, unsigned i, std::string_view name,
                        withEntry(argFrontendAttrs(fn, i), name, std::move(value)));
 }
 
+namespace {
+
+int hexValue(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+// Reads the escape after a backslash at `text[i]` into `out`; advances `i` past it.
+bool unescapeOne(std::string_view text, size_t& i, std::string& out) {
+  if (i >= text.size())
+    return false;
+  char c = text[i++];
+  switch (c) {
+  case 'n': out += '\n'; return true;
+  case 't': out += '\t'; return true;
+  case 'r': out += '\r'; return true;
+  case 'a': out += '\a'; return true;
+  case 'b': out += '\b'; return true;
+  case 'f': out += '\f'; return true;
+  case 'v': out += '\v'; return true;
+  case '\\': case '"': case '\'': case '?': out += c; return true;
+  case 'x': {
+    int value = 0, digits = 0;
+    while (i < text.size() && hexValue(text[i]) >= 0 && digits < 2) {
+      value = value * 16 + hexValue(text[i++]);
+      ++digits;
+    }
+    out += static_cast<char>(value);
+    return digits > 0;
+  }
+  default:
+    if (c < '0' || c > '7')
+      return false;
+    int value = c - '0';
+    for (int digits = 1; digits < 3 && i < text.size() && text[i] >= '0' && text[i] <= '7';
+         ++digits)
+      value = value * 8 + (text[i++] - '0');
+    if (value > 255)
+      return false;
+    out += static_cast<char>(value);
+    return true;
+  }
+}
+
+} // namespace
+
+std::optional<std::string> cUnescape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] != '\\') {
+      out += text[i++];
+      continue;
+    }
+    ++i;
+    if (!unescapeOne(text, i, out))
+      return std::nullopt;
+  }
+  return out;
+}
+
 ir::Attribute parseAttributeText(std::string_view text, std::string& error) {
   // The MLIR reader only reads whole modules, so the text becomes the single attribute of an
   // empty module. Anything that escapes that slot (a second entry, ops in the body) is rejected.

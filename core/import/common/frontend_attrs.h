@@ -40,6 +40,11 @@ void setFrontendString(ir::Operation& op, std::string_view name, std::string val
 /// The same for argument `i` of function `fn`.
 void setArgFrontendString(ir::Operation& fn, unsigned i, std::string_view name, std::string value);
 
+/// Undoes C-style escapes (`\\`, `\"`, `\n`, octal `\101`, hex `\x41`, ...) as XLA does
+/// (`absl::CUnescape`) before parsing an attribute string: strings that went through HLO more
+/// than once are escaped again. Returns nothing for a malformed escape.
+std::optional<std::string> cUnescape(std::string_view text);
+
 /// Parses `text`, an attribute in MLIR syntax as XLA keeps it in a frontend attribute string
 /// (`#sdy.sharding<@mesh, [{"a"}]>`, `{mesh = #sdy.mesh<...>}`, `21 : i64`). Returns a null
 /// attribute and sets `error` (MLIR's message) when it does not parse.

@@ -26,8 +26,11 @@ std::optional<int64_t> frontendInteger(const ir::Operation& op, std::string_view
   std::optional<std::string> text = frontendString(frontendAttrs(op), name);
   if (!text)
     return std::nullopt;
+  std::optional<std::string> unescaped = cUnescape(*text);
+  if (!unescaped)
+    return std::nullopt;
   std::string error;
-  ir::Attribute attr = parseAttributeText(*text, error);
+  ir::Attribute attr = parseAttributeText(*unescaped, error);
   if (const auto* integer = attr.as<ir::IntegerAttr>())
     return integer->value;
   return std::nullopt;

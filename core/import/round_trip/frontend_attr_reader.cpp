@@ -2,6 +2,7 @@
 
 #include "core/import/common/frontend_attrs.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,11 @@ ir::Attribute FrontendAttrReader::read(const ir::DictionaryAttr* dict, std::stri
     return {};
   const auto* text = entry.as<ir::StringAttr>();
   std::string error;
-  ir::Attribute parsed = text ? parseAttributeText(text->value, error) : ir::Attribute();
+  // XLA unescapes the string first: strings that went through HLO twice are escaped twice.
+  std::optional<std::string> unescaped = text ? cUnescape(text->value) : std::nullopt;
+  ir::Attribute parsed = unescaped ? parseAttributeText(*unescaped, error) : ir::Attribute();
+  if (text && !unescaped)
+    error = "malformed escape sequence";
   if (parsed && kind == ir::Attribute::Kind::ManualAxes && parsed.kind() != kind)
     if (ir::Attribute axes = manualAxesFromOpaque(parsed))
       parsed = axes;

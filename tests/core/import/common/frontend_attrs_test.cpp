@@ -83,3 +83,15 @@ TEST(FrontendAttrsTest, ParsesUnspecifiedDims) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(FrontendAttrsTest, UnescapesLikeXla) {
+  EXPECT_EQ(import_::cUnescape(R"(replicated={\"a\"})"), "replicated={\"a\"}");
+  EXPECT_EQ(import_::cUnescape(R"(a\\b\x41\101\n)"), "a\\bAA\n");
+  EXPECT_EQ(import_::cUnescape("plain"), "plain");
+  EXPECT_EQ(import_::cUnescape(R"(bad\q)"), std::nullopt);
+  EXPECT_EQ(import_::cUnescape("trailing\\"), std::nullopt);
+}
+
+} // namespace

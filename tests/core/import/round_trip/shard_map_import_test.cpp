@@ -125,3 +125,28 @@ func.func @xla.sdy.manual_computation_body(%arg0: tensor<2x8xf32>) -> tensor<2x8
 }
 
 } // namespace
+
+namespace {
+
+TEST(ShardMapImportTest, ReadsTwiceEscapedAttributesOfOlderExportsFromTheCall) {
+  // From XLA's `round_trip_pipeline_manual_computation.mlir`: the strings went through HLO twice.
+  auto run = test::runPass(import_::importShardMaps, R"(sdy.mesh @mesh_1 = <["a"=4, "b"=2]>
+func.func @main(%arg0: tensor<16x32xf32>) -> tensor<128x32xf32> {
+  %0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  %1 = call @xla.sdy.manual_computation_body(%0) {mhlo.frontend_attributes = {xla.sdy.in_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{}, {}], replicated={\\\22a\\\22, \\\22b\\\22}>]>", xla.sdy.manual_axes = "#sdy<manual_axes{\\\22a\\\22, \\\22b\\\22}>", xla.sdy.out_shardings = "#sdy.sharding_per_value<[<@mesh_1, [{\\\22a\\\22, \\\22b\\\22}, {}]>]>"}} : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  %2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) : (tensor<16x32xf32>) -> tensor<128x32xf32>
+  return %2 : tensor<128x32xf32>
+}
+func.func private @xla.sdy.manual_computation_body(%arg0: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  return %arg0 : tensor<16x32xf32>
+}
+)");
+  ASSERT_TRUE(run.ok) << (run.diagnostics.empty() ? "" : run.diagnostics[0].message);
+  EXPECT_TRUE(contains(run.printed,
+                       "sdy.manual_computation(%arg0) in_shardings=[<@mesh_1, [{}, {}], "
+                       "replicated={\"a\", \"b\"}>] out_shardings=[<@mesh_1, [{\"a\", \"b\"}, "
+                       "{}]>] manual_axes={\"a\", \"b\"} (%arg1: tensor<16x32xf32>) {"))
+      << run.printed;
+}
+
+} // namespace
