@@ -28,7 +28,7 @@ bool runRoundTripImportPipeline(ir::Module& module, const PassOptions& options,
   if (!import_::runRoundTripImport(module, importOptions, sink))
     return false;
   // XLA ends with MLIR's canonicalizer (no folding, no constant CSE).
-  canonicalize(module, kAllCanonicalizePatterns);
+  canonicalize(module, kCollectivePatterns | kReshardPatterns);
   return true;
 }
 

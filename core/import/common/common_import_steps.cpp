@@ -1,5 +1,6 @@
 #include "core/import/common/common_import_steps.h"
 
+#include "core/import/common/flatten_custom_call_tuples.h"
 #include "core/import/common/import_constants.h"
 #include "core/import/common/import_sdy_custom_calls.h"
 #include "core/import/common/open_while_free_vars_sharding.h"
@@ -11,7 +12,9 @@ bool runCommonPreImport(ir::Module& module, const CommonPreImportOptions& option
                         support::DiagnosticSink& sink) {
   if (!propagation::eraseDeadSymbols(module, sink))
     return false;
-  return !options.importConstants || importConstants(module, sink);
+  if (options.importConstants && !importConstants(module, sink))
+    return false;
+  return flattenCustomCallTuples(module, sink);
 }
 
 bool runCommonPostImport(ir::Module& module, support::DiagnosticSink& sink) {

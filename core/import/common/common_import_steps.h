@@ -12,9 +12,9 @@ struct CommonPreImportOptions {
 };
 
 /// The steps XLA runs before importing shardings in its pipelines (`addCommonPreImportPasses`):
-/// symbol DCE, then constants to `sdy.constant`. XLA's StableHLO clean-ups for HLO export (tuple
-/// flattening, prepare-for-export) have no counterpart here: ShardScope reads StableHLO as JAX
-/// and XLA's MLIR dumps write it. Returns false when a step fails.
+/// symbol DCE, constants to `sdy.constant`, and the tuple flattening of custom calls XLA's
+/// canonicalization after HLO import does (`flattenCustomCallTuples`). XLA's preparation for HLO
+/// export has no counterpart here. Returns false when a step fails.
 bool runCommonPreImport(ir::Module& module, const CommonPreImportOptions& options,
                         support::DiagnosticSink& sink);
 

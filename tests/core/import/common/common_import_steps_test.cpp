@@ -3,6 +3,7 @@
 // free variables. Expected text follows XLA's tests (`sdy_round_trip_import_pipeline.mlir`,
 // `sdy_round_trip_sharding_group_import_failure.mlir`) or Shardy's printed forms.
 #include "core/import/common/common_import_steps.h"
+#include "core/import/common/flatten_custom_call_tuples.h"
 #include "core/import/common/import_constants.h"
 #include "core/import/common/import_sdy_custom_calls.h"
 #include "core/import/common/open_while_free_vars_sharding.h"
@@ -167,6 +168,31 @@ func.func @main() -> tensor<i32> {
   ASSERT_TRUE(r.ok);
   EXPECT_FALSE(contains(r.printed, "@dead")) << r.printed;
   EXPECT_TRUE(contains(r.printed, "sdy.constant dense<3> : tensor<i32>")) << r.printed;
+}
+
+} // namespace
+
+namespace {
+
+TEST(FlattenCustomCallTuplesTest, CustomCallTakesAndReturnsTheLeaves) {
+  // From XLA's `manual_computation_nested_tuples` round-trip import test.
+  Result r = run(import_::flattenCustomCallTuples, R"(
+func.func @f(%arg0: tensor<8xui32>, %arg1: tensor<8xui32>, %arg2: tensor<8xi32>) -> (tensor<1xui32>, tensor<1xi32>) {
+  %0 = stablehlo.tuple %arg0, %arg1 : tuple<tensor<8xui32>, tensor<8xui32>>
+  %1 = stablehlo.custom_call @foo(%0, %arg2) : (tuple<tensor<8xui32>, tensor<8xui32>>, tensor<8xi32>) -> tuple<tuple<tensor<1xui32>, tensor<1xui32>>, tensor<1xi32>>
+  %2 = stablehlo.get_tuple_element %1[0] : (tuple<tuple<tensor<1xui32>, tensor<1xui32>>, tensor<1xi32>>) -> tuple<tensor<1xui32>, tensor<1xui32>>
+  %3 = stablehlo.get_tuple_element %1[1] : (tuple<tuple<tensor<1xui32>, tensor<1xui32>>, tensor<1xi32>>) -> tensor<1xi32>
+  %4 = stablehlo.get_tuple_element %2[1] : (tuple<tensor<1xui32>, tensor<1xui32>>) -> tensor<1xui32>
+  return %4, %3 : tensor<1xui32>, tensor<1xi32>
+}
+)");
+  ASSERT_TRUE(r.ok);
+  EXPECT_TRUE(contains(r.printed,
+                       "%0:3 = stablehlo.custom_call @foo(%arg0, %arg1, %arg2) : "
+                       "(tensor<8xui32>, tensor<8xui32>, tensor<8xi32>) -> (tensor<1xui32>, "
+                       "tensor<1xui32>, tensor<1xi32>)\n    return %0#1, %0#2"))
+      << r.printed;
+  EXPECT_FALSE(contains(r.printed, "tuple")) << r.printed;
 }
 
 } // namespace
