@@ -12,6 +12,7 @@
 #include "core/import/round_trip/round_trip_import.h"
 #include "core/import/round_trip/shard_map_import.h"
 #include "core/import/round_trip/sharding_transform.h"
+#include "core/import/round_trip/unflatten_call_graph.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/passes.h"
 
@@ -71,6 +72,12 @@ bool runExportNamedComputations(ir::Module& module, const PassOptions& options,
   return import_::exportNamedComputations(module, sink);
 }
 
+bool runUnflattenCallGraph(ir::Module& module, const PassOptions& options,
+                           support::DiagnosticSink& sink) {
+  return import_::unflattenCallGraph(module, options.getBool("dedup-functions-fully", false),
+                                     sink);
+}
+
 } // namespace
 
 void registerXlaRoundTripPasses(PassRegistry& registry) {
@@ -89,6 +96,10 @@ void registerXlaRoundTripPasses(PassRegistry& registry) {
                 "turns sdy.named_computation ops into calls of new private functions",
                 {"dedup-functions-fully"},
                 runExportNamedComputations});
+  registry.add({"xla-sdy-unflatten-call-graph",
+                "calls functions of the same origin and shardings through one function again",
+                {"dedup-functions-fully"},
+                runUnflattenCallGraph});
   registry.add(modulePass("xla-sdy-round-trip-import-shardy-attrs",
                           "reads meshes, shardings and sharding rules kept as xla.sdy.* frontend "
                           "attribute strings",

@@ -124,3 +124,42 @@ func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_2, [{"y"
 }
 
 } // namespace
+
+#include "core/import/round_trip/unflatten_call_graph.h"
+
+namespace {
+
+TEST(UnflattenCallGraphTest, CallsOfTheSameOriginShareOneFunctionAgain) {
+  // From XLA's `unflatten_call_graph_dedup_functions_fully_true.mlir`
+  // (`multiple_same_calls_same_shardings`, `single_call_no_func_input_sharding`).
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<8x2xi32> {
+  %0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  %1 = call @baz_0(%0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %1 : tensor<8x2xi32>
+}
+func.func private @baz(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+  return %arg0 : tensor<8x2xi32>
+}
+func.func private @baz_0(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) attributes {sdy.original_func_name = "baz"} {
+  return %arg0 : tensor<8x2xi32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  // %arg0 is sharded [{}, {"y"}] but @baz expects [{}, {}]: a copy carries the expected one.
+  EXPECT_TRUE(contains(run.printed, "\"mhlo.copy\"(%arg0) {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{}, {}]>]>}"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "%1 = call @baz(%0)")) << run.printed;
+  // The first call's result is sharded [{"x"}, {}]: the second call copies it too.
+  EXPECT_TRUE(contains(run.printed, "%2 = \"mhlo.copy\"(%1)")) << run.printed;
+  EXPECT_TRUE(contains(run.printed, "%3 = call @baz(%2)")) << run.printed;
+  EXPECT_FALSE(contains(run.printed, "call @baz_0")) << run.printed;
+  EXPECT_FALSE(contains(run.printed, "original_func_name")) << run.printed;
+}
+
+} // namespace
