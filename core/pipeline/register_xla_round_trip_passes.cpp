@@ -26,6 +26,8 @@ bool runRoundTripImportPipeline(ir::Module& module, const PassOptions& options,
   importOptions.enableConstantImport = options.getBool("enable-constant-import", true);
   importOptions.liftAndDedupMeshes = options.getBool("lift-and-dedup-meshes", false);
   importOptions.enableHloShardingV3 = options.getBool("enable-hlo-sharding-v3", false);
+  importOptions.importOnlyUninlineableFuncCalls =
+      options.getBool("import-only-uninlineable-func-calls", true);
   if (!import_::runRoundTripImport(module, importOptions, sink))
     return false;
   // XLA ends with MLIR's canonicalizer (no folding, no constant CSE).

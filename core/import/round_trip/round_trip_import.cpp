@@ -4,6 +4,7 @@
 #include "core/import/common/frontend_attrs.h"
 #include "core/import/common/op_rewrite.h"
 #include "core/import/round_trip/dedup_meshes.h"
+#include "core/import/round_trip/import_func_calls.h"
 #include "core/import/round_trip/import_shardy_attrs.h"
 #include "core/import/round_trip/remove_size_one_axes.h"
 #include "core/import/round_trip/round_trip_constants.h"
@@ -52,7 +53,9 @@ bool runRoundTripImport(ir::Module& module, const RoundTripImportOptions& option
   CommonPreImportOptions pre;
   pre.importConstants = options.enableConstantImport;
   if (!runCommonPreImport(module, pre, sink) || !importShardyAttrs(module, sink) ||
-      !importShardMaps(module, sink) || !removeSizeOneAxes(module, sink) ||
+      !importShardMaps(module, sink) ||
+      (!options.importOnlyUninlineableFuncCalls && !importFuncCalls(module, sink)) ||
+      !removeSizeOneAxes(module, sink) ||
       !runCommonPostImport(module, sink))
     return false;
   // HloSharding V3 and shard map export inline meshes; lift them and fold equal ones.

@@ -13,6 +13,9 @@ struct RoundTripImportOptions {
   bool liftAndDedupMeshes = false;
   /// `enable-hlo-sharding-v3`: shardings may be HloSharding V3 strings (`{mesh[...], [...]}`).
   bool enableHloShardingV3 = false;
+  /// `import-only-uninlineable-func-calls`: when false, every function call becomes an
+  /// `sdy.named_computation` (`importFuncCalls`); when true, calls stay calls.
+  bool importOnlyUninlineableFuncCalls = true;
 };
 
 /// The import steps of `-xla-sdy-round-trip-import-pipeline`, in XLA's order: symbol DCE,

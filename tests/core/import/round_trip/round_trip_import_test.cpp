@@ -136,3 +136,36 @@ TEST(RoundTripImportTest, ProgramImportRunsEveryStep) {
 }
 
 } // namespace
+
+#include "core/import/round_trip/import_func_calls.h"
+
+namespace {
+
+TEST(ImportFuncCallsTest, CallsBecomeNamedComputationsAndCalleesGo) {
+  // From XLA's `non_flat_call_graph_all_inlineable` import test, with a sharded callee.
+  auto run = test::runPass(import_::importFuncCalls, R"(sdy.mesh @mesh = <["x"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @foo(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @foo(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+  %0 = call @bar(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @bar(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.abs %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed,
+                       "%0 = sdy.named_computation<\"foo\">(%arg0) in_shardings=[<@mesh, "
+                       "[{\"x\"}]>] out_shardings=[<@mesh, [{}]>] (%arg1: tensor<8xf32>) {"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "sdy.named_computation<\"bar\">(%arg1) (%arg2: "
+                                    "tensor<8xf32>) {"))
+      << run.printed;
+  EXPECT_FALSE(contains(run.printed, "func.func private")) << run.printed;
+}
+
+} // namespace
