@@ -11,6 +11,7 @@ void registerBuiltinPasses(PassRegistry& registry) {
   registerPropagationPasses(registry);
   registerPartitionPasses(registry);
   registerExportPipeline(registry);
+  registerXlaRoundTripPasses(registry);
 }
 
 } // namespace shardscope::pipeline

@@ -63,4 +63,9 @@ bool runExportSteps(ir::Module& module, const ExportOptions& options,
 /// `sdy-remove-sharding-groups`, `sdy-drop-sharding-rules` (register_export_pipeline.cpp).
 void registerExportPipeline(PassRegistry& registry);
 
+/// Adds the passes of XLA's Shardy integration (core/import): `xla-sdy-import-constants`,
+/// `xla-sdy-import-sdy-custom-calls`, `xla-sdy-open-while-free-vars-sharding`, the round-trip
+/// import and export pipelines and their steps (register_xla_round_trip_passes.cpp).
+void registerXlaRoundTripPasses(PassRegistry& registry);
+
 } // namespace shardscope::pipeline
