@@ -23,22 +23,22 @@ const ir::Operation* findOp(const ir::Module& module, std::string_view name) {
   return found;
 }
 
-// JAX's export of `jax.jit(lambda x, y: x + y)` with debug info (annotate_data_placement in
-// JAX's export_back_compat_test_data), trimmed to the add: aliases before the module, the
-// location of the add used before its alias is defined, and a name chain "add:" -> full path.
+// The shape of `jax.jit(f).lower(a, b).as_text()` with debug info, for f(a, b) = a * b: aliases
+// before the module, the multiply's location used before its alias is defined, and JAX's name
+// chain: a short `multiply:` around the full name path.
 constexpr const char* kJaxExport = R"(
-#loc1 = loc("x")
-#loc2 = loc("y")
-module @jit_func attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<1xf32> {mhlo.memory_kind = "device"} loc("x"), %arg1: tensor<1xf32> {mhlo.memory_kind = "pinned_host"} loc("y")) -> (tensor<1xf32> {jax.result_info = "result", mhlo.memory_kind = "pinned_host"}) {
-    %0 = stablehlo.add %arg0, %arg1 : tensor<1xf32> loc(#loc5)
-    return %0 : tensor<1xf32> loc(#loc)
+#loc1 = loc("a")
+#loc2 = loc("b")
+module @jit_scale attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3xf32> {mhlo.memory_kind = "device"} loc("a"), %arg1: tensor<3xf32> {mhlo.layout_mode = "default"} loc("b")) -> (tensor<3xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.multiply %arg0, %arg1 : tensor<3xf32> loc(#loc5)
+    return %0 : tensor<3xf32> loc(#loc)
   } loc(#loc)
 } loc(#loc)
 #loc = loc(unknown)
-#loc3 = loc("third_party/py/jax/tests/export_back_compat_test.py":810:13)
-#loc4 = loc("jit(func)/add"(#loc3))
-#loc5 = loc("add:"(#loc4))
+#loc3 = loc("train.py":42:10)
+#loc4 = loc("jit(scale)/mul"(#loc3))
+#loc5 = loc("multiply:"(#loc4))
 )";
 
 } // namespace
@@ -50,10 +50,10 @@ TEST(LocationsTest, JaxExportWithForwardAliasesLoadsAndPrintsWithoutLocations) {
   // sdy_opt prints no locations (and MLIR omits the default `public`): the text is the same as
   // without them.
   EXPECT_EQ(io::mlir::printModule(*module),
-            R"(module @jit_func attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func @main(%arg0: tensor<1xf32> {mhlo.memory_kind = "device"}, %arg1: tensor<1xf32> {mhlo.memory_kind = "pinned_host"}) -> (tensor<1xf32> {jax.result_info = "result", mhlo.memory_kind = "pinned_host"}) {
-    %0 = stablehlo.add %arg0, %arg1 : tensor<1xf32>
-    return %0 : tensor<1xf32>
+            R"(module @jit_scale attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func @main(%arg0: tensor<3xf32> {mhlo.memory_kind = "device"}, %arg1: tensor<3xf32> {mhlo.layout_mode = "default"}) -> (tensor<3xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.multiply %arg0, %arg1 : tensor<3xf32>
+    return %0 : tensor<3xf32>
   }
 }
 )");
@@ -63,17 +63,17 @@ TEST(LocationsTest, KeepsTheJaxNameOfOpsAndArguments) {
   support::CollectingSink sink;
   auto module = parse(kJaxExport, sink);
   ASSERT_TRUE(module);
-  const ir::Operation* add = findOp(*module, "stablehlo.add");
-  ASSERT_TRUE(add);
-  // `add:` wraps the full path; the innermost name of the chain is the one to show.
-  EXPECT_EQ(module->jaxName(*add), "jit(func)/add");
-  EXPECT_EQ(module->debugLabel(*add), "jit(func)/add");
-  EXPECT_EQ(module->locations().str(add->debugLoc()),
-            R"(loc("add:"("jit(func)/add"("third_party/py/jax/tests/export_back_compat_test.py":810:13))))");
+  const ir::Operation* mul = findOp(*module, "stablehlo.multiply");
+  ASSERT_TRUE(mul);
+  // `multiply:` wraps the full path; the innermost name of the chain is the one to show.
+  EXPECT_EQ(module->jaxName(*mul), "jit(scale)/mul");
+  EXPECT_EQ(module->debugLabel(*mul), "jit(scale)/mul");
+  EXPECT_EQ(module->locations().str(mul->debugLoc()),
+            R"(loc("multiply:"("jit(scale)/mul"("train.py":42:10))))");
   const ir::Block* body = ir::func::body(*module->functions()[0]);
-  EXPECT_EQ(module->debugLabel(*body->argument(0)), "x");
-  EXPECT_EQ(module->jaxName(*body->argument(1)), "y");
-  EXPECT_EQ(module->jaxName(*add->result(0)), "jit(func)/add");
+  EXPECT_EQ(module->debugLabel(*body->argument(0)), "a");
+  EXPECT_EQ(module->jaxName(*body->argument(1)), "b");
+  EXPECT_EQ(module->jaxName(*mul->result(0)), "jit(scale)/mul");
   const ir::Operation* ret = findOp(*module, "func.return");
   // `loc(#loc)` with `#loc = loc(unknown)` defined after the module.
   EXPECT_EQ(module->locations().str(ret->debugLoc()), "loc(unknown)");
@@ -85,8 +85,8 @@ TEST(LocationsTest, ClonesKeepDebugLocations) {
   auto module = parse(kJaxExport, sink);
   ASSERT_TRUE(module);
   auto copy = module->clone();
-  EXPECT_EQ(copy->jaxName(*findOp(*copy, "stablehlo.add")), "jit(func)/add");
-  EXPECT_EQ(copy->jaxName(*ir::func::body(*copy->functions()[0])->argument(0)), "x");
+  EXPECT_EQ(copy->jaxName(*findOp(*copy, "stablehlo.multiply")), "jit(scale)/mul");
+  EXPECT_EQ(copy->jaxName(*ir::func::body(*copy->functions()[0])->argument(0)), "a");
 }
 
 TEST(LocationsTest, ParsesEveryLocationForm) {

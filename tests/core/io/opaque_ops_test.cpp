@@ -111,3 +111,17 @@ TEST(OpaqueOpsTest, JaxModuleAndFunctionAttributesSurvive) {
   expected.replace(expected.find("func.func public"), 16, "func.func");
   EXPECT_EQ(roundTrip(text, sink), expected) << firstError(sink);
 }
+
+TEST(OpaqueOpsTest, MhloCustomCallLoadsInItsPrettyForm) {
+  // As XLA's Shardy tests write GSPMD's sharding annotations.
+  const char* text = R"(module {
+  func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{replicated}"}) -> tensor<8x8xf32> {
+    %0 = mhlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = "mhlo.copy"(%0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    return %1 : tensor<8x8xf32>
+  }
+}
+)";
+  support::CollectingSink sink;
+  EXPECT_EQ(roundTrip(text, sink), text) << firstError(sink);
+}
