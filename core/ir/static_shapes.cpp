@@ -1,5 +1,7 @@
 #include "core/ir/static_shapes.h"
 
+#include "core/ir/module.h"
+
 namespace shardscope::ir {
 
 bool hasDynamicShape(Type type) {
@@ -30,10 +32,11 @@ bool requireStaticShapes(const Operation& scope, std::string_view step,
       for (const auto& block : op.region(r).blocks())
         for (const auto& arg : block->arguments())
           if (ok && hasDynamicShape(arg->type())) {
+            std::string owner = op.is("func.func") ? "@" + std::string(func::name(op))
+                                                   : "'" + std::string(op.name()) + "'";
             sink.error(op.loc(), std::string(step) + " needs static shapes, but argument " +
-                                     std::to_string(arg->index()) + " of '" +
-                                     std::string(op.name()) + "' has the dynamic shape '" +
-                                     arg->type().str() + "'");
+                                     std::to_string(arg->index()) + " of " + owner +
+                                     " has the dynamic shape '" + arg->type().str() + "'");
             ok = false;
           }
     for (const auto& result : op.results())

@@ -656,6 +656,16 @@ std::unordered_map<std::string_view, OpFormat> buildRegistry() {
   add({"stablehlo.constant", parseConstant, printConstant, {"value"}, constantResultName});
   add({"arith.constant", parseConstant, printConstant, {"value"}, constantResultName});
   registerStablehloFormats(add);
+  // MHLO (XLA's tests, older exports) writes these ops exactly as StableHLO does.
+  for (auto [mhlo, stablehlo] :
+       {std::pair{"mhlo.add", "stablehlo.add"}, {"mhlo.compare", "stablehlo.compare"},
+        {"mhlo.constant", "stablehlo.constant"}, {"mhlo.copy", "stablehlo.abs"},
+        {"mhlo.custom_call", "stablehlo.custom_call"}, {"mhlo.return", "stablehlo.return"},
+        {"mhlo.while", "stablehlo.while"}}) {
+    OpFormat format = r.at(stablehlo);
+    format.name = mhlo;
+    add(std::move(format));
+  }
   return r;
 }
 

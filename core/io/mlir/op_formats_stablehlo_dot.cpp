@@ -503,13 +503,11 @@ void registerDotConvFormats(const AddFormat& add) {
        printConvolution,
        {"window_strides", "padding", "lhs_dilation", "rhs_dilation", "window_reversal",
         "dimension_numbers", "feature_group_count", "batch_group_count", "precision_config"}});
-  // XLA's tests and older exports write MHLO's custom call, whose assembly format is the same.
-  for (std::string_view name : {"stablehlo.custom_call", "mhlo.custom_call"})
-    add({name,
-         parseCustomCall,
-         printCustomCall,
-         {"call_target_name", "has_side_effect", "backend_config", "api_version",
-          "called_computations", "operand_layouts", "result_layouts", "output_operand_aliases"}});
+  add({"stablehlo.custom_call",
+       parseCustomCall,
+       printCustomCall,
+       {"call_target_name", "has_side_effect", "backend_config", "api_version",
+        "called_computations", "operand_layouts", "result_layouts", "output_operand_aliases"}});
 }
 
 } // namespace shardscope::io::mlir::detail::shlo

@@ -23,7 +23,7 @@ TEST(OpaqueOpsTest, GenericOpsOfUnmodelledDialectsPrintBackUnchanged) {
   const char* text = R"(module {
   func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<4xf32> {
     %0 = "chlo.erf"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
-    %1 = "mhlo.copy"(%0) {mhlo.sharding = "{replicated}"} : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = "mhlo.sine"(%0) {mhlo.sharding = "{replicated}"} : (tensor<4xf32>) -> tensor<4xf32>
     %2 = "chlo.broadcast_add"(%1, %arg1) <{broadcast_dimensions = array<i64: 0>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     %3:2 = "chlo.top_k"(%2) <{k = 2 : i64}> : (tensor<4xf32>) -> (tensor<2xf32>, tensor<2xi32>)
     %4 = "stablehlo.some_future_op"(%3#0) {note = "x"} : (tensor<2xf32>) -> tensor<2xf32>
@@ -112,16 +112,42 @@ TEST(OpaqueOpsTest, JaxModuleAndFunctionAttributesSurvive) {
   EXPECT_EQ(roundTrip(text, sink), expected) << firstError(sink);
 }
 
-TEST(OpaqueOpsTest, MhloCustomCallLoadsInItsPrettyForm) {
-  // As XLA's Shardy tests write GSPMD's sharding annotations.
+TEST(OpaqueOpsTest, MhloOpsLoadInTheirPrettyForms) {
+  // As XLA's Shardy tests write GSPMD's sharding annotations and MHLO programs.
   const char* text = R"(module {
   func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{replicated}"}) -> tensor<8x8xf32> {
     %0 = mhlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[2,1]<=[2]}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
-    %1 = "mhlo.copy"(%0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
-    return %1 : tensor<8x8xf32>
+    %1 = mhlo.copy %0 {mhlo.sharding = "{replicated}"} : tensor<8x8xf32>
+    %2 = mhlo.add %1, %0 : tensor<8x8xf32>
+    %3 = "mhlo.tuple"(%2) : (tensor<8x8xf32>) -> tuple<tensor<8x8xf32>>
+    return %2 : tensor<8x8xf32>
   }
 }
 )";
   support::CollectingSink sink;
   EXPECT_EQ(roundTrip(text, sink), text) << firstError(sink);
+
+  // MHLO's while loop and compare, as XLA's mhlo_import_pipeline test writes them: they load, and
+  // what is printed reads back the same.
+  support::CollectingSink loopSink;
+  std::string printed = roundTrip(R"(func.func @f(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = mhlo.constant dense<0> : tensor<i32>
+  %1 = mhlo.constant {mhlo.sharding = "{replicated}"} dense<32> : tensor<i32>
+  %2:2 = mhlo.while(%iterArg = %arg0, %iterArg_0 = %0) : tensor<4xf32>, tensor<i32>
+    cond {
+    %3 = mhlo.compare LT, %iterArg_0, %1 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    mhlo.return %3 : tensor<i1>
+  } do {
+    %3 = mhlo.add %iterArg, %iterArg : tensor<4xf32>
+    mhlo.return %3, %iterArg_0 : tensor<4xf32>, tensor<i32>
+  }
+  return %2#0 : tensor<4xf32>
+})",
+                                 loopSink);
+  ASSERT_FALSE(printed.empty()) << firstError(loopSink);
+  // MLIR's names: `%c`, `%c_0`, then the shared conflict counter gives `%iterArg_1`.
+  EXPECT_NE(printed.find("mhlo.while(%iterArg = %arg0, %iterArg_1 = %c)"), std::string::npos)
+      << printed;
+  support::CollectingSink againSink;
+  EXPECT_EQ(roundTrip(printed, againSink), printed) << firstError(againSink);
 }
