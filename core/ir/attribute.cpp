@@ -365,6 +365,39 @@ Attribute Attribute::dimShardingList(std::vector<DimensionSharding> dims) {
   return Attribute(std::move(a));
 }
 
+void printResourceKey(std::string_view key, std::string& out) {
+  if (isBareIdentifier(key))
+    out += key;
+  else
+    printQuoted(key, out);
+}
+
+std::shared_ptr<const DenseElementsAttr> DenseResourceAttr::toDense(std::string& error) const {
+  if (!blob || !blob->defined) {
+    error = "dense resource '" + (blob ? blob->key : std::string()) + "' has no data";
+    return nullptr;
+  }
+  if (!type.isTensor() || !type.hasStaticShape()) {
+    error = "dense resource of type '" + type.str() + "' has no static shape";
+    return nullptr;
+  }
+  ElementType e = type.elementType();
+  int bits = elementBitWidth(e);
+  // MLIR stores i1 resources one byte per element, like everything narrower than a byte.
+  size_t width = bits < 8 ? 1 : static_cast<size_t>(bits / 8);
+  size_t expected = width * static_cast<size_t>(type.numElements());
+  if (blob->data.size() != expected) {
+    error = "dense resource '" + blob->key + "' holds " + std::to_string(blob->data.size()) +
+            " bytes, but '" + type.str() + "' needs " + std::to_string(expected);
+    return nullptr;
+  }
+  auto dense = std::make_shared<DenseElementsAttr>();
+  dense->type = type;
+  dense->raw = blob->data;
+  dense->isSplat = false;
+  return dense;
+}
+
 bool Attribute::operator==(const Attribute& other) const {
   if (m_impl == other.m_impl)
     return true;
@@ -702,6 +735,14 @@ void Attribute::print(std::string& out, bool elidePrefix) const {
   case Kind::DenseElements:
     printDenseElements(*as<DenseElementsAttr>(), out);
     return;
+  case Kind::DenseResource: {
+    const auto* a = as<DenseResourceAttr>();
+    out += "dense_resource<";
+    printResourceKey(a->blob ? std::string_view(a->blob->key) : std::string_view(), out);
+    out += "> : ";
+    a->type.print(out);
+    return;
+  }
   case Kind::Opaque:
     out += as<OpaqueAttr>()->text;
     return;

@@ -27,7 +27,7 @@ class Attribute {
 public:
   enum class Kind : uint8_t {
     Unit, Bool, Integer, Float, String, Type, Array, DenseArray, Dictionary, SymbolRef,
-    DenseElements, Opaque,
+    DenseElements, DenseResource, Opaque,
     // Shardy attributes.
     Mesh, Sharding, ShardingPerValue, ManualAxes, ShardingRule, AxisRefList, AxisRefListList,
     AllToAllParams, DimShardingList,
@@ -148,6 +148,30 @@ struct DenseElementsAttr : AttrBase<Attribute::Kind::DenseElements> {
   /// Imaginary part of complex element `i`.
   double imagAt(int64_t i) const;
 };
+/// One blob of a file's `{-# dialect_resources: { builtin: { key: "0x..." } } #-}` section. The
+/// hex text starts with the blob's alignment (4 bytes, little-endian), then its raw bytes.
+struct ResourceBlob {
+  std::string key;
+  uint32_t alignment = 0;
+  std::vector<uint8_t> data; ///< without the alignment prefix
+  bool defined = false;      ///< false while (or if) the file never gives the blob's data
+};
+
+/// `dense_resource<key> : tensor<...>`: elements stored in a resource blob of the file rather
+/// than inline. Prints back as written; `toDense` gives the elements.
+struct DenseResourceAttr : AttrBase<Attribute::Kind::DenseResource> {
+  Type type;
+  std::shared_ptr<const ResourceBlob> blob;
+
+  /// The elements as a dense attribute (little-endian data, one byte per `i1`, as
+  /// `DenseElementsAttr` keeps them). Returns null and sets `error` when the blob has no data or
+  /// its size does not fit `type`.
+  std::shared_ptr<const DenseElementsAttr> toDense(std::string& error) const;
+};
+
+/// Prints `key` as MLIR prints a resource key: bare when it is an identifier, else quoted.
+void printResourceKey(std::string_view key, std::string& out);
+
 /// An attribute the IR keeps as text and prints verbatim (`#stablehlo.gather<...>`,
 /// `#stablehlo<comparison_direction LT>`, `loc(...)`, ...).
 struct OpaqueAttr : AttrBase<Attribute::Kind::Opaque> {

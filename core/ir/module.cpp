@@ -2,7 +2,9 @@
 
 namespace shardscope::ir {
 
-Module::Module() : m_op(Operation::create("builtin.module", {}, {})) {
+Module::Module()
+    : m_op(Operation::create("builtin.module", {}, {})),
+      m_locations(std::make_shared<LocationTable>()) {
   m_op->addRegion().addBlock();
 }
 
@@ -18,7 +20,32 @@ std::unique_ptr<Module> Module::clone(Operation::ValueMapping* mapping) const {
         values += block->numArguments();
   });
   map.reserve(map.size() + values);
-  return std::unique_ptr<Module>(new Module(m_op->clone(map)));
+  return std::unique_ptr<Module>(new Module(m_op->clone(map), m_locations));
+}
+
+std::string Module::jaxName(const Operation& op) const {
+  return std::string(m_locations->jaxName(op.debugLoc()));
+}
+
+std::string Module::jaxName(const Value& value) const {
+  if (value.isBlockArgument())
+    return std::string(m_locations->jaxName(value.debugLoc()));
+  return value.definingOp() ? jaxName(*value.definingOp()) : std::string();
+}
+
+std::string Module::debugLabel(const Operation& op) const {
+  return m_locations->label(op.debugLoc());
+}
+
+std::string Module::debugLabel(const Value& value) const {
+  if (value.debugLoc() != kUnknownLoc) {
+    std::string label = m_locations->label(value.debugLoc());
+    if (!label.empty())
+      return label;
+  }
+  if (const Operation* op = value.definingOp())
+    return debugLabel(*op);
+  return {};
 }
 
 std::vector<Operation*> Module::functions() const {

@@ -35,9 +35,28 @@ public:
   /// The mesh named `name`, or null.
   const Mesh* lookupMesh(std::string_view name) const;
 
+  /// The debug locations (`loc(...)`) of this module's ops and block arguments. A clone shares
+  /// the table with the module it was cloned from (entries are only ever added).
+  const LocationTable& locations() const { return *m_locations; }
+  LocationTable& locations() { return *m_locations; }
+  /// The full JAX name of `op` (`jit(f)/jit(main)/dot_general`, see `LocationTable::jaxName`);
+  /// empty when its location has none.
+  std::string jaxName(const Operation& op) const;
+  /// The JAX name of a value: a block argument's name location (`loc("x")` gives `x`), else the
+  /// JAX name of the op defining it.
+  std::string jaxName(const Value& value) const;
+  /// The best human label of `op`: its JAX name, else the `file:line` of its debug location,
+  /// else empty.
+  std::string debugLabel(const Operation& op) const;
+  /// The same for a value: a block argument's own location (`loc("x")` gives `x`), else the label
+  /// of the op defining it.
+  std::string debugLabel(const Value& value) const;
+
 private:
-  explicit Module(std::unique_ptr<Operation> op) : m_op(std::move(op)) {}
+  Module(std::unique_ptr<Operation> op, std::shared_ptr<LocationTable> locations)
+      : m_op(std::move(op)), m_locations(std::move(locations)) {}
   std::unique_ptr<Operation> m_op;
+  std::shared_ptr<LocationTable> m_locations;
 };
 
 /// Accessors for `func.func` ops (attributes `sym_name`, `function_type`, `arg_attrs`,

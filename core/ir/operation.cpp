@@ -80,6 +80,7 @@ std::unique_ptr<Operation> Operation::clone(ValueMapping& mapping) const {
   Operation* raw = copy.get();
   raw->m_name = m_name;
   raw->m_loc = m_loc;
+  raw->m_debugLoc = m_debugLoc;
   raw->m_operands.reserve(m_operands.size());
   for (unsigned i = 0; i < m_operands.size(); ++i) {
     Value* operand = m_operands[i];
@@ -109,6 +110,7 @@ std::unique_ptr<Operation> Operation::clone(ValueMapping& mapping) const {
       for (const auto& argument : block->arguments()) {
         Value* newArgument = newBlock.addArgument(argument->type());
         newArgument->setNameHint(argument->nameHint());
+        newArgument->setDebugLoc(argument->debugLoc());
         mapping.emplace(argument.get(), newArgument);
       }
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/ir/attribute.h"
+#include "core/ir/location.h"
 #include "core/ir/type.h"
 #include "core/support/diagnostic.h"
 
@@ -47,6 +48,11 @@ public:
   /// to find values; empty when the source used a plain number.
   const std::string& nameHint() const { return m_nameHint; }
   void setNameHint(std::string hint) { m_nameHint = std::move(hint); }
+  /// The debug location written after a block argument (`%arg0: tensor<4xf32> loc("x")`), an
+  /// index into the module's `LocationTable`; `kUnknownLoc` for op results and unlocated
+  /// arguments (an op result's location is its op's).
+  DebugLoc debugLoc() const { return m_debugLoc; }
+  void setDebugLoc(DebugLoc loc) { m_debugLoc = loc; }
   /// Every place this value is used, in no particular order.
   const std::vector<Use>& uses() const { return m_uses; }
   bool hasUses() const { return !m_uses.empty(); }
@@ -59,6 +65,7 @@ private:
   Operation* m_definingOp;
   Block* m_ownerBlock;
   unsigned m_index;
+  DebugLoc m_debugLoc = kUnknownLoc;
   std::string m_nameHint;
   std::vector<Use> m_uses;
 };
@@ -143,6 +150,10 @@ public:
 
   support::SourceLocation loc() const { return m_loc; }
   void setLoc(support::SourceLocation loc) { m_loc = loc; }
+  /// The op's MLIR debug location (`loc(...)` in the text; what JAX says it came from), an index
+  /// into the module's `LocationTable`. Kept through clones; printing never shows it.
+  DebugLoc debugLoc() const { return m_debugLoc; }
+  void setDebugLoc(DebugLoc loc) { m_debugLoc = loc; }
 
   // Operands.
   unsigned numOperands() const { return static_cast<unsigned>(m_operands.size()); }
@@ -203,6 +214,7 @@ private:
   Operation() = default;
   std::string m_name;
   support::SourceLocation m_loc;
+  DebugLoc m_debugLoc = kUnknownLoc;
   std::vector<Value*> m_operands;
   std::vector<std::unique_ptr<Value>> m_results;
   std::vector<NamedAttribute> m_attrs;

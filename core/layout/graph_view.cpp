@@ -134,6 +134,7 @@ private:
     v.kind = node.kind;
     v.title = node.title;
     v.attributes = node.attributes;
+    v.jaxName = node.jaxName;
     v.cluster = visibleCluster;
     v.bytes = node.bytes;
     v.note = node.note;

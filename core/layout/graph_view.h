@@ -39,6 +39,8 @@ struct VisibleNode {
   NodeKind kind = NodeKind::Op;
   std::string title;
   std::vector<std::string> attributes;
+  /// The full JAX name of the node's op (`GraphNode::jaxName`), shown in its tooltip.
+  std::string jaxName;
   /// The visible (expanded) cluster holding it, index into `VisibleGraph::clusters`, or -1.
   int cluster = -1;
   int64_t bytes = -1;

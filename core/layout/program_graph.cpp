@@ -181,10 +181,22 @@ std::vector<std::string> keyAttributes(const ir::Operation& op) {
   return out;
 }
 
+// Records `name` (an op's JAX name, an argument's name location) on `node` and shows its last
+// component as the first attribute line when the title does not already say it.
+void setJaxName(GraphNode& node, std::string name) {
+  if (name.empty())
+    return;
+  std::string shown = ir::shortJaxName(name);
+  if (shown != node.title)
+    node.attributes.insert(node.attributes.begin(), "\"" + shown + "\"");
+  node.jaxName = std::move(name);
+}
+
 class Builder {
 public:
-  Builder(const GraphAnnotations& annotations, const BuildOptions& options)
-      : m_ann(annotations), m_opt(options) {
+  Builder(const ir::Module& module, const GraphAnnotations& annotations,
+          const BuildOptions& options)
+      : m_module(module), m_ann(annotations), m_opt(options) {
     for (const PbroadcastMark& mark : annotations.pbroadcasts)
       m_pbroadcasts[mark.op].push_back(&mark);
   }
@@ -199,6 +211,8 @@ public:
       int node = addNode(NodeKind::Argument, "arg" + std::to_string(i), -1);
       m_graph.nodes[node].opName = "argument";
       m_graph.nodes[node].title = valueName(*arg);
+      setJaxName(m_graph.nodes[node],
+                 std::string(m_module.locations().jaxName(arg->debugLoc())));
       m_producer[arg] = Producer{node};
     }
     // Small functions are shown op by op: no synthetic groups.
@@ -387,6 +401,7 @@ private:
     n.attributes = keyAttributes(op);
     n.loc = op.loc();
     n.op = &op;
+    setJaxName(n, m_module.jaxName(op));
     if (mark != m_ann.ops.end()) {
       n.bytes = mark->second.bytes;
       n.note = mark->second.note;
@@ -415,6 +430,7 @@ private:
     e.attributes = std::move(attributes);
     e.loc = op.loc();
     e.op = &op;
+    setJaxName(e, m_module.jaxName(op));
     ++m_graph.opCount;
     m_graph.clusters[cluster].opCount += 1;
     addOperandEdges(op, entry, cluster);
@@ -532,6 +548,7 @@ private:
     }
   }
 
+  const ir::Module& m_module;
   const GraphAnnotations& m_ann;
   BuildOptions m_opt;
   ProgramGraph m_graph;
@@ -558,8 +575,7 @@ private:
 
 ProgramGraph buildProgramGraph(const ir::Module& module, const ir::Operation& fn,
                                const GraphAnnotations& annotations, const BuildOptions& options) {
-  (void)module;
-  return Builder(annotations, options).build(fn);
+  return Builder(module, annotations, options).build(fn);
 }
 
 } // namespace shardscope::layout

@@ -67,6 +67,10 @@ struct GraphNode {
   std::string note;
   /// The op (null for arguments, results and pbroadcasts); valid while the module lives.
   const ir::Operation* op = nullptr;
+  /// The full name JAX gave the op or argument in its debug location
+  /// (`jit(f)/jit(main)/dot_general`, or `x` for an argument), for tooltips; empty when it has
+  /// none. Its last component (`dot_general`) is a label line when it says more than `title`.
+  std::string jaxName;
 };
 
 /// One value flowing from node `from` to node `to` (indices into `ProgramGraph::nodes`).

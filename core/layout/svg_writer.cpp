@@ -167,6 +167,8 @@ private:
       m_out += " data-collapsed=\"" + xmlEscape(node.id) + "\"";
     m_out += ">";
     std::string tooltip = node.note.empty() ? node.id : node.id + ": " + node.note;
+    if (!node.jaxName.empty())
+      tooltip += "\n" + node.jaxName;
     m_out += "<title>" + xmlEscape(tooltip) + "</title>";
     double x = box.center.x - box.width / 2, y = box.center.y - box.height / 2;
     if (node.kind == NodeKind::Summary) // a second outline marks a folded cluster

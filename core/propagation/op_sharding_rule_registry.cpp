@@ -48,7 +48,7 @@ constexpr std::string_view kPointwiseOps[] = {
 // data-flow ops, function boundaries) or have nothing to propagate (constants, tokens, I/O).
 constexpr std::string_view kNoRuleOps[] = {
     "builtin.module",           "func.func",
-    "stablehlo.after_all",      "stablehlo.case",
+    "func.call",                "stablehlo.after_all",      "stablehlo.case",
     "stablehlo.constant",       "stablehlo.create_token",
     "stablehlo.get_tuple_element", "stablehlo.if",
     "stablehlo.infeed",         "stablehlo.iota",

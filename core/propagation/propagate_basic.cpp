@@ -2,10 +2,13 @@
 
 #include "core/ir/attribute.h"
 #include "core/propagation/propagate_aggressive.h"
+#include "core/propagation/op_sharding_rule_registry.h"
 #include "core/propagation/propagate_engine.h"
 #include "core/propagation/propagate_groups.h"
 #include "core/propagation/propagate_priorities.h"
 
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace shardscope::propagation {
@@ -94,12 +97,41 @@ private:
   }();
 };
 
+// Shardings do not flow through an op without a sharding rule. Like Shardy, say so once (per
+// kind: custom calls, other ops) for an op the registry does not know, at that op, instead of
+// silently. One lookup per op name (per target for custom calls) keeps this cheap.
+void warnAboutOpsWithoutRule(const ir::Module& module, const PropagationOptions& options,
+                             support::DiagnosticSink& sink) {
+  bool customCallReported = false, opReported = false;
+  std::unordered_set<std::string> seen;
+  module.op().walk([&](const ir::Operation& op) {
+    if (customCallReported && opReported)
+      return;
+    if (op.hasAttr("sdy.sharding_rule"))
+      return;
+    std::string key(op.name());
+    if (const auto* target = op.attr("call_target_name").as<ir::StringAttr>())
+      key += "@" + target->value;
+    if (!seen.insert(std::move(key)).second)
+      return;
+    RuleLookup lookup =
+        lookupShardingRule(op, RuleOptions{options.conservativePropagation});
+    bool& reported = lookup.missing == RuleLookup::Missing::UnknownCustomCall ? customCallReported
+                                                                              : opReported;
+    if (lookup.missing == RuleLookup::Missing::None || reported)
+      return;
+    reported = true;
+    sink.warning(op.loc(), lookup.warning);
+  });
+}
+
 } // namespace
 
 bool propagate(ir::Module& module, const PropagationOptions& options,
                support::DiagnosticSink& sink, PropagationTrace* trace) {
   if (!checkStaticShapes(module, sink))
     return false;
+  warnAboutOpsWithoutRule(module, options, sink);
   ShardingGroupMap groups(module);
   groups.syncMemberShardings(module, sink);
   Runner runner(module, options, sink, groups, trace);

@@ -1,6 +1,7 @@
 // The HTML report: one self-contained page (inline CSS, SVG and a little JS; nothing fetched).
 #include "core/report/detail/report_model.h"
 
+#include "core/ir/location.h"
 #include "core/layout/svg_writer.h"
 
 #include <map>
@@ -128,6 +129,16 @@ std::string esc(const Json& value) {
   if (value.is_null())
     return "";
   return xmlEscape(value.dump());
+}
+
+// The short JAX name of a table row's op (`dot_general`) with the full name as its tooltip;
+// nothing when the row has none.
+std::string jaxNameSpan(const Json& row) {
+  if (!row.contains("jaxName"))
+    return "";
+  std::string full = row["jaxName"].get<std::string>();
+  return "<br><span class=\"jax\" title=\"" + xmlEscape(full) + "\">" +
+         xmlEscape(ir::shortJaxName(full)) + "</span>";
 }
 
 std::string locText(const Json& loc) {
@@ -358,7 +369,8 @@ void writeCollectives(const Json& data, std::string& out) {
                                                             : category;
     out += "<tr><td class=\"mono\">" + locText(item["loc"]) + "</td><td><span class=\"tag " +
            xmlEscape(category) + "\">" + shown + "</span></td><td class=\"mono\">" +
-           esc(item["op"]) + "</td><td class=\"mono\">" + xmlEscape(axes) + "</td><td class=\"num\">" +
+           esc(item["op"]) + jaxNameSpan(item) + "</td><td class=\"mono\">" + xmlEscape(axes) +
+           "</td><td class=\"num\">" +
            std::to_string(item["groupSize"].get<int64_t>()) + " &times; " +
            std::to_string(item["numGroups"].get<int64_t>()) + "</td><td class=\"num\">" +
            bytes(item["bytesSent"]) + "</td><td class=\"mono nw\">" + xmlEscape(perAxis) +
@@ -383,7 +395,7 @@ void writeValues(const Json& data, size_t maxRows, std::string& out) {
   for (size_t i = 0; i < rows.size() && i < maxRows; ++i) {
     const Json& r = rows[i];
     out += "<tr><td>@" + esc(r["function"]) + "</td><td class=\"mono\">" + esc(r["name"]) +
-           "</td><td class=\"mono\">" + esc(r["op"]) + "</td><td class=\"mono\">" +
+           "</td><td class=\"mono\">" + esc(r["op"]) + jaxNameSpan(r) + "</td><td class=\"mono\">" +
            locText(r["loc"]) + "</td><td class=\"mono\">" + esc(r["typed"]) +
            "</td><td class=\"mono\">" + esc(r["partitionSpec"]) + "</td><td class=\"mono\">" +
            esc(r["shardy"]) + "</td><td class=\"mono\">" + esc(r["variance"]) + "</td></tr>";

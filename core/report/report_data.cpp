@@ -71,11 +71,11 @@ Json meshesJson(const ir::Module& module) {
 
 Json valueRow(const std::string& function, const std::string& name, const std::string& op,
               support::SourceLocation loc, const ir::Value& value,
-              const analysis::VarianceAnalysis& variance) {
+              const analysis::VarianceAnalysis& variance, const std::string& jaxName) {
   std::optional<ir::TensorSharding> scratch;
   const ir::TensorSharding* s = sharding::valueShardingRef(value, scratch);
   const analysis::VarianceSet* v = variance.varianceOf(value);
-  return Json{{"function", function},
+  Json row{{"function", function},
               {"name", name},
               {"op", op},
               {"loc", locJson(loc)},
@@ -84,6 +84,9 @@ Json valueRow(const std::string& function, const std::string& name, const std::s
               {"partitionSpec", s ? sharding::partitionSpecNotation(*s) : ""},
               {"shardy", s ? sharding::shardyNotation(*s) : ""},
               {"variance", v ? v->str() : ""}};
+  if (!jaxName.empty())
+    row["jaxName"] = jaxName;
+  return row;
 }
 
 // Every value of `module`; only the first `maxRows` rows are kept (`rowCount` counts all).
@@ -110,7 +113,7 @@ Json valuesJson(const ir::Module& module, session::Stage stage, size_t maxRows,
         return;
       auto it = names.find(&value);
       rows.push_back(valueRow(fname, it == names.end() ? unknown : it->second, std::string(op),
-                              loc, value, shardMaps.variance));
+                              loc, value, shardMaps.variance, module.jaxName(value)));
     };
     for (const auto& arg : body->arguments())
       add(*arg, "argument", fn->loc());
@@ -170,6 +173,8 @@ Json collectivesJson(session::Program& program, const ir::Module& module, sessio
                      {"perAxis", axesJson(cost.perAxis)},
                      {"why", cause.why},
                      {"note", cost.note}});
+    if (std::string jaxName = module.jaxName(*cost.op); !jaxName.empty())
+      items.back()["jaxName"] = jaxName;
   }
   const analysis::ShardMapAnalysis& shardMaps = cache.shardMaps(module);
   for (const analysis::PbroadcastSite& site : shardMaps.variance.pbroadcasts()) {

@@ -175,6 +175,8 @@ Json graphJson(const StageGraph& g) {
       node["bytes"] = n.bytes;
     if (!n.note.empty())
       node["note"] = n.note;
+    if (!n.jaxName.empty())
+      node["jaxName"] = n.jaxName;
     if (n.graphNode >= 0)
       node["loc"] = locJson(g.graph.nodes[n.graphNode].loc);
     nodes.push_back(std::move(node));

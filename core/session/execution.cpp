@@ -2,6 +2,7 @@
 
 #include "core/analysis/collective_cost.h"
 #include "core/backends/local/local_communicator.h"
+#include "core/ir/static_shapes.h"
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
@@ -110,6 +111,8 @@ bool Execution::prepareStage(Program& program, Stage stage, const std::string& f
     return false;
   m_function = pickFunction(*m_module, functionName, m_sink);
   if (!m_function)
+    return false;
+  if (!ir::requireStaticShapes(*m_function, "execution", m_sink))
     return false;
   std::string name(ir::func::name(*m_function));
   m_globalFunction = m_global->lookupFunction(name);

@@ -3,6 +3,7 @@
 #include "core/analysis/collective_cost.h"
 #include "core/autodiff/autodiff.h"
 #include "core/io/mlir/mlir.h"
+#include "core/ir/static_shapes.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/propagation/op_sharding_rule_registry.h"
 #include "core/propagation/origin.h"
@@ -140,6 +141,9 @@ std::unique_ptr<ir::Module> Program::derive(Stage stage, const ir::Module& from,
     return true;
   };
   if (cancelled())
+    return nullptr;
+  // Shardy partitions static shapes only: say so instead of failing somewhere inside a pass.
+  if (stage == Stage::Partitioned && !ir::requireStaticShapes(from.op(), "partitioning", tracking))
     return nullptr;
   std::unique_ptr<ir::Module> module = from.clone();
   const auto& registry = pipeline::PassRegistry::builtin();

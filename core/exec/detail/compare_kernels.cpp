@@ -249,7 +249,16 @@ bool isFinite(KernelContext& ctx) {
 }
 
 bool constant(KernelContext& ctx) {
-  const auto* dense = ctx.op.attr("value").as<ir::DenseElementsAttr>();
+  ir::Attribute value = ctx.op.attr("value");
+  const auto* dense = value.as<ir::DenseElementsAttr>();
+  std::shared_ptr<const ir::DenseElementsAttr> decoded;
+  if (const auto* resource = value.as<ir::DenseResourceAttr>()) {
+    std::string error;
+    decoded = resource->toDense(error);
+    if (!decoded)
+      return ctx.fail(error);
+    dense = decoded.get();
+  }
   if (!dense)
     return ctx.fail("expected a dense 'value' attribute");
   std::optional<Tensor> t = Tensor::fromDense(*dense);

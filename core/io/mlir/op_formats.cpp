@@ -334,6 +334,16 @@ void printDataFlowEdge(Printer& p, const Operation& op) {
 // `sdy.constant attr-dict dense<...> : type`, also `stablehlo.constant`. When the result type is
 // not the value's type (quantized constants), StableHLO falls back to
 // `stablehlo.constant() <{value = ...}> : () -> type`.
+// The tensor type of a constant's `value`: inline `dense<...>` or `dense_resource<...>`; null for
+// anything else.
+Type elementsType(const Attribute& value) {
+  if (const auto* dense = value.as<ir::DenseElementsAttr>())
+    return dense->type;
+  if (const auto* resource = value.as<ir::DenseResourceAttr>())
+    return resource->type;
+  return {};
+}
+
 bool parseConstantWithType(Parser& p, OperationState& s) {
   if (!p.expect(TokenKind::LParen, "(") || !p.expect(TokenKind::RParen, ")"))
     return false;
@@ -347,7 +357,7 @@ bool parseConstantWithType(Parser& p, OperationState& s) {
     return false;
   for (auto& a : attrs)
     s.addAttr(a.name, Attribute(a.value), a.name == "value");
-  if (!s.attr("value").as<ir::DenseElementsAttr>())
+  if (!elementsType(s.attr("value")))
     return p.emitError("expected a dense 'value' attribute");
   std::vector<Type> inputs;
   if (!p.expect(TokenKind::Colon, ":") || !p.parseFunctionType(inputs, s.resultTypes))
@@ -365,17 +375,17 @@ bool parseConstant(Parser& p, OperationState& s) {
   Attribute value;
   if (!p.parseAttribute(value))
     return false;
-  const auto* dense = value.as<ir::DenseElementsAttr>();
-  if (!dense)
+  Type type = elementsType(value);
+  if (!type)
     return p.emitError("expected dense elements attribute");
   s.addAttr("value", value);
-  s.resultTypes.push_back(dense->type);
+  s.resultTypes.push_back(type);
   return true;
 }
 
 void printConstant(Printer& p, const Operation& op) {
   Attribute value = op.attr("value");
-  if (value.as<ir::DenseElementsAttr>()->type != op.result(0)->type()) {
+  if (elementsType(value) != op.result(0)->type()) {
     p << "() <{value = ";
     value.print(p.out());
     p << "}>";
@@ -646,6 +656,16 @@ std::unordered_map<std::string_view, OpFormat> buildRegistry() {
   add({"stablehlo.constant", parseConstant, printConstant, {"value"}, constantResultName});
   add({"arith.constant", parseConstant, printConstant, {"value"}, constantResultName});
   registerStablehloFormats(add);
+  // MHLO (XLA's tests, older exports) writes these ops exactly as StableHLO does.
+  for (auto [mhlo, stablehlo] :
+       {std::pair{"mhlo.add", "stablehlo.add"}, {"mhlo.compare", "stablehlo.compare"},
+        {"mhlo.constant", "stablehlo.constant"}, {"mhlo.copy", "stablehlo.abs"},
+        {"mhlo.custom_call", "stablehlo.custom_call"}, {"mhlo.return", "stablehlo.return"},
+        {"mhlo.while", "stablehlo.while"}}) {
+    OpFormat format = r.at(stablehlo);
+    format.name = mhlo;
+    add(std::move(format));
+  }
   return r;
 }
 

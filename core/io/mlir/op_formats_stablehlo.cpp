@@ -350,6 +350,7 @@ void registerStablehloFormats(const AddFormat& add) {
   shlo::registerShapeFormats(add);
   shlo::registerDotConvFormats(add);
   shlo::registerRegionFormats(add);
+  shlo::registerChloFormats(add);
 }
 
 } // namespace shardscope::io::mlir::detail

@@ -67,5 +67,6 @@ std::vector<ir::Type> operandTypes(const ir::Operation& op);
 void registerShapeFormats(const AddFormat& add);   // op_formats_stablehlo_shape.cpp
 void registerDotConvFormats(const AddFormat& add); // op_formats_stablehlo_dot.cpp
 void registerRegionFormats(const AddFormat& add);  // op_formats_stablehlo_region.cpp
+void registerChloFormats(const AddFormat& add);    // op_formats_chlo.cpp
 
 } // namespace shardscope::io::mlir::detail::shlo

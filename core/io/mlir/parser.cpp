@@ -514,7 +514,7 @@ bool Parser::parseArgumentList(std::vector<BlockArgDef>& args, bool allowAttrs,
       return false;
     if (argAttrs)
       argAttrs->push_back(std::move(attrs));
-    if (m_tok.isKeyword("loc") && !parseTrailingLocation())
+    if (m_tok.isKeyword("loc") && !parseTrailingLocation(&arg.debugLoc))
       return false;
     args.push_back(std::move(arg));
   } while (consumeIf(TokenKind::Comma));
@@ -548,6 +548,7 @@ bool Parser::parseRegion(ir::Region& region, const std::vector<BlockArgDef>& ent
   }
   for (const BlockArgDef& arg : args) {
     ir::Value* v = block.addArgument(arg.type);
+    v->setDebugLoc(arg.debugLoc);
     if (!defineValues(arg.name, {v}))
       return popScope(), false;
   }
@@ -583,18 +584,6 @@ std::string describeBadToken(const Token& t) {
   return buf;
 }
 } // namespace
-
-bool Parser::parseTrailingLocation() {
-  // `loc(...)` is accepted and dropped: ShardScope locates ops by their position in the text.
-  consume(); // `loc`
-  if (!m_tok.is(TokenKind::LParen))
-    return emitError("expected '(' in location");
-  size_t offset = static_cast<size_t>(m_tok.spelling.data() - m_lexer.buffer().data());
-  if (m_lexer.skipBalancedParens(offset, m_tok.line, m_tok.column).empty())
-    return emitError("unbalanced '(' in location");
-  consume();
-  return true;
-}
 
 ir::Operation* Parser::parseOperation(ir::Block& block) {
   SourceLocation opLoc = loc();
@@ -653,10 +642,11 @@ ir::Operation* Parser::parseOperation(ir::Block& block) {
     emitError("expected operation name in quotes");
     return nullptr;
   }
-  if (m_tok.isKeyword("loc") && !parseTrailingLocation())
+  if (m_tok.isKeyword("loc") && !parseTrailingLocation(&state.debugLoc))
     return nullptr;
 
   auto op = ir::Operation::create(state.name, state.operands, state.resultTypes, state.loc);
+  op->setDebugLoc(state.debugLoc);
   for (NamedAttribute& a : state.attrs)
     op->setAttr(a.name, Attribute(a.value));
   for (const std::string& name : state.inherent)
@@ -739,36 +729,44 @@ bool Parser::parseCustomOperation(OperationState& state) {
 // ---------------------------------------------------------------------------------------------
 // Module
 
+bool Parser::parseAliasDefinition() {
+  // `#alias = attribute`, `#loc3 = loc(...)` or `!alias = type`.
+  Token name = m_tok;
+  bool isAttr = m_tok.is(TokenKind::HashIdentifier);
+  consume();
+  if (!expect(TokenKind::Equal, "="))
+    return false;
+  if (!isAttr) {
+    Type t;
+    if (!parseType(t))
+      return false;
+    if (!m_typeAliases.emplace(std::string(name.spelling), t).second)
+      return emitError(locOf(name), "redefinition of type alias id '" +
+                                        std::string(name.spelling.substr(1)) + "'");
+    return true;
+  }
+  if (m_tok.isKeyword("loc"))
+    return parseLocationAliasDefinition(name);
+  if (m_attrAliases.count(std::string(name.spelling)) || m_locAliases.count(name.spelling))
+    return emitError(locOf(name), "redefinition of attribute alias id '" +
+                                      std::string(name.spelling.substr(1)) + "'");
+  Attribute a;
+  if (!parseAttribute(a))
+    return false;
+  m_attrAliases[std::string(name.spelling)] = a;
+  return true;
+}
+
 bool Parser::parseTopLevel(ir::Block& body) {
   while (!m_tok.is(TokenKind::Eof) && !m_tok.is(TokenKind::RBrace)) {
-    if (m_tok.is(TokenKind::HashIdentifier) || m_tok.is(TokenKind::BangIdentifier)) {
-      // `#alias = attribute` / `!alias = type` definitions.
-      Token name = m_tok;
-      bool isAttr = m_tok.is(TokenKind::HashIdentifier);
-      consume();
-      if (!expect(TokenKind::Equal, "="))
-        return false;
-      if (isAttr) {
-        if (m_tok.isKeyword("loc")) {
-          if (!parseTrailingLocation())
-            return false;
-          continue;
-        }
-        Attribute a;
-        if (!parseAttribute(a))
-          return false;
-        m_attrAliases[std::string(name.spelling)] = a;
-      } else {
-        Type t;
-        if (!parseType(t))
-          return false;
-        m_typeAliases[std::string(name.spelling)] = t;
-      }
-      continue;
-    }
-    if (m_tok.is(TokenKind::FileMetadataBegin))
-      return emitError("file metadata dictionaries are not supported");
-    if (!parseOperation(body))
+    bool ok;
+    if (m_tok.is(TokenKind::HashIdentifier) || m_tok.is(TokenKind::BangIdentifier))
+      ok = parseAliasDefinition();
+    else if (m_tok.is(TokenKind::FileMetadataBegin))
+      ok = parseFileMetadata();
+    else
+      ok = parseOperation(body) != nullptr;
+    if (!ok)
       return false;
   }
   return true;
@@ -778,14 +776,21 @@ std::unique_ptr<ir::Module> Parser::parseModule() {
   m_module = std::make_unique<ir::Module>();
   pushScope(true);
   ir::Operation& moduleOp = m_module->op();
+  bool ok = true;
+  // JAX starts with `#loc = loc(unknown)`; aliases may come before an explicit module.
+  while (ok && (m_tok.is(TokenKind::HashIdentifier) || m_tok.is(TokenKind::BangIdentifier)))
+    ok = parseAliasDefinition();
+  if (!ok) {
+    popScope();
+    return nullptr;
+  }
   moduleOp.setLoc(loc());
-  bool ok;
   if (m_tok.isKeyword("module")) {
     consume();
     if (m_tok.is(TokenKind::AtIdentifier)) {
       std::string name;
       if (!parseSymbolName(name))
-        return nullptr;
+        return popScope(), nullptr;
       moduleOp.setAttr("sym_name", Attribute::string(name));
     }
     if (consumeKeywordIf("attributes")) {
@@ -799,11 +804,21 @@ std::unique_ptr<ir::Module> Parser::parseModule() {
     }
     ok = expect(TokenKind::LBrace, "{") && parseTopLevel(m_module->body()) &&
          expect(TokenKind::RBrace, "}");
-    if (ok && m_tok.isKeyword("loc"))
-      ok = parseTrailingLocation();
-    // Trailing alias definitions may follow the module.
-    while (ok && (m_tok.is(TokenKind::HashIdentifier) || m_tok.is(TokenKind::BangIdentifier)))
-      ok = parseTopLevel(m_module->body());
+    if (ok && m_tok.isKeyword("loc")) {
+      ir::DebugLoc moduleLoc = ir::kUnknownLoc;
+      ok = parseTrailingLocation(&moduleLoc);
+      moduleOp.setDebugLoc(moduleLoc);
+    }
+    // Alias definitions (MLIR prints location aliases last) and the file metadata section may
+    // follow the module; ops may not.
+    while (ok && (m_tok.is(TokenKind::HashIdentifier) || m_tok.is(TokenKind::BangIdentifier) ||
+                  m_tok.is(TokenKind::FileMetadataBegin))) {
+      if (m_tok.is(TokenKind::FileMetadataBegin)) {
+        ok = parseFileMetadata();
+        continue;
+      }
+      ok = parseAliasDefinition();
+    }
     if (ok && !m_tok.is(TokenKind::Eof))
       ok = emitError("expected end of input after module");
   } else {
@@ -812,6 +827,7 @@ std::unique_ptr<ir::Module> Parser::parseModule() {
       ok = emitError("unexpected '}' at top level");
   }
   popScope();
+  ok = ok && checkLocationAliasesDefined() && checkResourcesDefined();
   if (!ok || m_hadError || m_deferredError)
     return nullptr;
   return std::move(m_module);

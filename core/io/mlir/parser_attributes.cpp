@@ -114,8 +114,12 @@ bool Parser::parseAttribute(Attribute& attr, Type expected) {
       consume();
       return parseDenseArray(attr);
     }
+    if (t.spelling == "dense_resource") {
+      consume();
+      return parseDenseResource(attr);
+    }
     if (t.spelling == "affine_map" || t.spelling == "affine_set" || t.spelling == "sparse" ||
-        t.spelling == "dense_resource" || t.spelling == "strided") {
+        t.spelling == "strided") {
       consume();
       size_t offset = static_cast<size_t>(m_tok.spelling.data() - m_lexer.buffer().data());
       std::string_view raw = m_lexer.skipBalancedAngles(offset, m_tok.line, m_tok.column);

@@ -333,6 +333,54 @@ void Printer::printModule(const ir::Module& module) {
   m_indent -= 2;
   newline();
   m_out += "}\n";
+  printFileMetadata(module);
+}
+
+namespace {
+void collectResources(const Attribute& attr, std::vector<const ir::ResourceBlob*>& blobs) {
+  if (const auto* res = attr.as<ir::DenseResourceAttr>()) {
+    const ir::ResourceBlob* blob = res->blob.get();
+    if (blob && blob->defined && std::find(blobs.begin(), blobs.end(), blob) == blobs.end())
+      blobs.push_back(blob);
+  } else if (const auto* array = attr.as<ir::ArrayAttr>()) {
+    for (const Attribute& e : array->elements)
+      collectResources(e, blobs);
+  } else if (const auto* dict = attr.as<ir::DictionaryAttr>()) {
+    for (const ir::NamedAttribute& e : dict->entries)
+      collectResources(Attribute(e.value), blobs);
+  }
+}
+} // namespace
+
+void Printer::printFileMetadata(const ir::Module& module) {
+  // MLIR prints the blobs that the printed attributes refer to, in the order of first use, after
+  // the module and an empty line.
+  std::vector<const ir::ResourceBlob*> blobs;
+  module.op().walk([&](const Operation& op) {
+    for (const ir::NamedAttribute& a : op.attributes())
+      collectResources(Attribute(a.value), blobs);
+  });
+  if (blobs.empty())
+    return;
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  m_out += "\n{-#\n  dialect_resources: {\n    builtin: {\n";
+  for (size_t i = 0; i < blobs.size(); ++i) {
+    const ir::ResourceBlob& blob = *blobs[i];
+    m_out += "      ";
+    ir::printResourceKey(blob.key, m_out);
+    m_out += ": \"0x";
+    auto hexByte = [&](uint8_t b) {
+      m_out += kHex[b >> 4];
+      m_out += kHex[b & 15];
+    };
+    for (int shift = 0; shift < 32; shift += 8)
+      hexByte(static_cast<uint8_t>(blob.alignment >> shift));
+    m_out.reserve(m_out.size() + blob.data.size() * 2 + 8);
+    for (uint8_t b : blob.data)
+      hexByte(b);
+    m_out += i + 1 < blobs.size() ? "\",\n" : "\"\n";
+  }
+  m_out += "    }\n  }\n#-}\n";
 }
 
 } // namespace shardscope::io::mlir::detail

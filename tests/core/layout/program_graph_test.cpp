@@ -204,3 +204,67 @@ TEST(ProgramGraphTest, WidelyUsedValuesGetStandInsInsteadOfLongEdges) {
 
 } // namespace
 } // namespace shardscope::layout
+
+namespace shardscope::layout {
+namespace {
+
+// JAX names its ops in their debug locations: `"dot_general:"("jit(f)/jit(main)/dot_general"(...))`
+// (the outer short name, the full path inside) and its arguments with `loc("x")`.
+constexpr const char* kJaxNamed = R"(func.func @main(%arg0: tensor<4x8xf32> loc("x"), %arg1: tensor<8x2xf32> loc("w")) -> tensor<4x2xf32> {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32> loc(#loc2)
+  %1 = stablehlo.tanh %0 : tensor<4x2xf32> loc(#loc3)
+  %2 = stablehlo.abs %1 : tensor<4x2xf32>
+  return %2 : tensor<4x2xf32>
+}
+#loc1 = loc("f.py":3:9)
+#loc2 = loc("dot_general:"("jit(f)/jit(main)/dot_general[precision=None]"(#loc1)))
+#loc3 = loc("jit(f)/jit(main)/tanh"(#loc1))
+)";
+
+const GraphNode* nodeOf(const ProgramGraph& g, std::string_view opName) {
+  for (const GraphNode& n : g.nodes)
+    if (n.opName == opName)
+      return &n;
+  return nullptr;
+}
+
+TEST(ProgramGraphJaxNamesTest, NodesCarryTheJaxNameAndShowItsLastComponent) {
+  auto p = parse(kJaxNamed);
+  ProgramGraph g = graphOf(*p);
+  const GraphNode* dot = nodeOf(g, "stablehlo.dot_general");
+  ASSERT_TRUE(dot);
+  EXPECT_EQ(dot->jaxName, "jit(f)/jit(main)/dot_general[precision=None]");
+  // The title already says `dot_general`: no extra line.
+  EXPECT_EQ(dot->title, "dot_general");
+  for (const std::string& line : dot->attributes)
+    EXPECT_NE(line, "\"dot_general\"");
+  const GraphNode* tanh = nodeOf(g, "stablehlo.tanh");
+  ASSERT_TRUE(tanh);
+  EXPECT_EQ(tanh->jaxName, "jit(f)/jit(main)/tanh");
+  const GraphNode* abs = nodeOf(g, "stablehlo.abs");
+  ASSERT_TRUE(abs);
+  EXPECT_EQ(abs->jaxName, "");
+  // Arguments: the name JAX gave them is a line under `%arg0`.
+  ASSERT_GE(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[0].title, "%arg0");
+  EXPECT_EQ(g.nodes[0].jaxName, "x");
+  EXPECT_EQ(g.nodes[0].attributes, std::vector<std::string>{"\"x\""});
+}
+
+TEST(ProgramGraphJaxNamesTest, AJaxNameThatSaysMoreBecomesALabelLine) {
+  auto p = parse(R"(func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.multiply %arg0, %arg0 : tensor<4xf32> loc("jit(f)/jit(main)/integer_pow"("f.py":1:1))
+  return %0 : tensor<4xf32>
+}
+)");
+  ProgramGraph g = graphOf(*p);
+  const GraphNode* mul = nodeOf(g, "stablehlo.multiply");
+  ASSERT_TRUE(mul);
+  EXPECT_EQ(mul->title, "multiply");
+  ASSERT_FALSE(mul->attributes.empty());
+  EXPECT_EQ(mul->attributes.front(), "\"integer_pow\"");
+  EXPECT_EQ(mul->jaxName, "jit(f)/jit(main)/integer_pow");
+}
+
+} // namespace
+} // namespace shardscope::layout

@@ -131,6 +131,34 @@ TEST_F(ReportTest, JsonListsInsertedCollectivesWithWhyAndCostPerAxis) {
   EXPECT_EQ(data["stages"].size(), 4u);
 }
 
+TEST_F(ReportTest, JaxNamesFromDebugLocationsReachTablesAndGraph) {
+  // A program as JAX prints it: the ppermute is named `jit(f)/shard_map/ppermute` (inside
+  // `ppermute:`), the argument `x`, and the collective table and value table say so.
+  auto program = load("tests/data/jax/shard_map_shift.mlir");
+  ASSERT_TRUE(program);
+  std::string json = render(*program, Format::Json);
+  EXPECT_TRUE(validate(json).empty());
+  Json data = Json::parse(json);
+  bool argumentNamed = false, permuteNamed = false;
+  for (const Json& row : data["values"]["rows"]) {
+    if (row["op"] == "argument" && row["name"] == "%arg0")
+      argumentNamed = row.value("jaxName", "") == "x";
+    if (row["op"] == "stablehlo.collective_permute")
+      permuteNamed = row.value("jaxName", "") == "jit(f)/shard_map/ppermute";
+  }
+  EXPECT_TRUE(argumentNamed);
+  EXPECT_TRUE(permuteNamed);
+  bool collectiveNamed = false;
+  for (const Json& item : data["collectives"]["items"])
+    if (item["op"] == "stablehlo.collective_permute")
+      collectiveNamed = item.value("jaxName", "") == "jit(f)/shard_map/ppermute";
+  EXPECT_TRUE(collectiveNamed);
+  // The HTML shows the short name with the full one as its tooltip.
+  std::string html = render(*program, Format::Html);
+  EXPECT_NE(html.find("<span class=\"jax\" title=\"jit(f)/shard_map/ppermute\">ppermute</span>"),
+            std::string::npos);
+}
+
 TEST_F(ReportTest, OutputIsByteForByteDeterministic) {
   for (Format format : {Format::Html, Format::Json, Format::Dot, Format::Svg}) {
     auto a = load("resources/examples/shard_map_matmul.mlir");

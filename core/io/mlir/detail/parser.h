@@ -22,12 +22,14 @@ struct UnresolvedOperand {
 struct BlockArgDef {
   UnresolvedOperand name;
   ir::Type type;
+  ir::DebugLoc debugLoc = ir::kUnknownLoc; ///< a trailing `loc(...)`
 };
 
 /// Everything a custom op parser collects before the op is created.
 struct OperationState {
   std::string name;
   support::SourceLocation loc;
+  ir::DebugLoc debugLoc = ir::kUnknownLoc;
   std::vector<ir::Value*> operands;
   std::vector<ir::Type> resultTypes;
   std::vector<ir::NamedAttribute> attrs;
@@ -137,10 +139,24 @@ public:
 
 private:
   bool parseTopLevel(ir::Block& body);
+  bool parseAliasDefinition();
   ir::Operation* parseOperation(ir::Block& block);
   bool parseGenericOperation(OperationState& state);
   bool parseCustomOperation(OperationState& state);
-  bool parseTrailingLocation();
+  /// Parses `loc(...)` (the current token is `loc`) into the module's location table; the
+  /// location goes to `out` when given.
+  bool parseTrailingLocation(ir::DebugLoc* out = nullptr);
+  bool parseLocationBody(ir::DebugLoc& out);
+  bool parseLocationAliasUse(ir::DebugLoc& out);
+  bool parseLocationUInt(uint32_t& value);
+  bool parseLocationAliasDefinition(const Token& name);
+  bool checkLocationAliasesDefined();
+  bool parseFileMetadata();
+  bool parseResourceGroup(bool builtinBlobs);
+  bool parseResourceBlobValue(const std::string& key, const Token& valueTok);
+  bool parseDenseResource(ir::Attribute& attr);
+  bool checkResourcesDefined();
+  std::shared_ptr<ir::ResourceBlob> resourceBlob(const std::string& key);
   bool parseTensorType(ir::Type& type);
   bool parseDenseElements(ir::Attribute& attr);
   bool parseDenseArray(ir::Attribute& attr);
@@ -183,6 +199,14 @@ private:
   /// Shardy attributes already parsed, keyed by their text in the buffer.
   std::unordered_map<std::string_view, ir::Attribute> m_sdyAttrCache;
   std::unordered_map<std::string, ir::Type> m_typeAliases;
+  /// Location aliases (`#loc3`, keyed by their spelling in the buffer) and the entries they name.
+  std::unordered_map<std::string_view, ir::DebugLoc> m_locAliases;
+  /// Location aliases used before their definition, with their first use.
+  std::unordered_map<std::string_view, support::SourceLocation> m_pendingLocAliases;
+  /// Resource blobs by key (filled by the `{-# dialect_resources #-}` section, which comes last)
+  /// and the first `dense_resource<key>` use of each key.
+  std::unordered_map<std::string, std::shared_ptr<ir::ResourceBlob>> m_resources;
+  std::unordered_map<std::string, support::SourceLocation> m_resourceUses;
 };
 
 } // namespace shardscope::io::mlir::detail

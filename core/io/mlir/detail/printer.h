@@ -86,6 +86,8 @@ private:
   std::string uniqueName(const std::string& base, NameCounters& counters,
                          std::unordered_set<std::string>& used);
   void printFunction(const ir::Operation& fn);
+  /// The `{-# dialect_resources #-}` section for the resources `module` refers to.
+  void printFileMetadata(const ir::Module& module);
 
   std::string& m_out;
   int m_indent = 0;
