@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace shardscope::session {
 
@@ -152,6 +153,80 @@ int64_t termsPerElement(const ir::Operation& op, const std::vector<Tensor>& x) {
   return 0;
 }
 
+// Evaluates the op being recorded on other operands.
+struct Evaluation {
+  const ir::Module& module;
+  const ir::Operation& op;
+  support::CollectingSink quiet;
+  std::optional<std::vector<Tensor>> operator()(std::vector<Tensor> operands) {
+    return exec::evaluateOp(module, op, std::move(operands), quiet);
+  }
+};
+
+// A sum of n products (dot, convolution) or terms (add-reduce): the reordering error of the sum
+// of |terms| plus what the operands' moves `w` can do. False when the op cannot be evaluated.
+bool sumBound(Evaluation& eval, const std::vector<Tensor>& x, const std::vector<Tensor>& w,
+              int64_t n, const Tensor& r, Tensor& acc) {
+  bool isProduct = !eval.op.is("stablehlo.reduce") && !eval.op.is("stablehlo.reduce_window");
+  auto sums = eval({absOf(x[0]), absOf(x[1])});
+  auto moved = isProduct ? eval({absOf(x[0]), retyped(w[1], x[1])})
+                         : eval({retyped(w[0], x[0]), retyped(w[1], x[1])});
+  auto moved2 = isProduct ? eval({retyped(w[0], x[0]), absOf(x[1])}) : moved;
+  if (!sums || !moved || !moved2)
+    return false;
+  addAbs(acc, (*sums)[0], 2 * gamma(n, ReorderBounds::unitRoundoff(r.elementType())));
+  addAbs(acc, (*moved)[0], 1.0);
+  if (isProduct)
+    addAbs(acc, (*moved2)[0], 1.0);
+  return true;
+}
+
+// `largest = max(largest, |got - expected|)` elementwise; a NaN where the other is not is an
+// unbounded move.
+void widenToward(Tensor& largest, const Tensor& got, const Tensor& expected) {
+  if (largest.numElements() == 0 && expected.numElements() > 0)
+    largest = Tensor(ir::ElementType::F64, expected.shape());
+  for (int64_t e = 0; e < expected.numElements(); ++e) {
+    double d = std::fabs(got.floatAt(e) - expected.floatAt(e));
+    if (std::isnan(d))
+      d = std::isnan(expected.floatAt(e)) && std::isnan(got.floatAt(e)) ? 0 : kInf;
+    largest.setFloat(e, std::max(largest.floatAt(e), d));
+  }
+}
+
+// Any other op: each float operand moved by its bound both ways; the results' bounds add up the
+// largest move each operand causes. The ops this meets are monotone in each operand or
+// piecewise so (elementwise arithmetic, exp/log/tanh, data movement, max/min reductions), where
+// the ends of the interval bound it. Non-float results that change are `flipped`. False when
+// the op cannot be evaluated.
+bool movedBound(Evaluation& eval, const std::vector<Tensor>& x, const std::vector<Tensor>& w,
+                const std::vector<Tensor>& r, std::vector<Tensor>& acc,
+                std::vector<bool>& flipped) {
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (!isRealFloat(x[i]))
+      continue;
+    std::vector<Tensor> largest(r.size());
+    for (double sign : {1.0, -1.0}) {
+      std::vector<Tensor> operands = x;
+      operands[i] = shifted(x[i], w[i], sign);
+      auto moved = eval(std::move(operands));
+      if (!moved)
+        return false;
+      for (size_t j = 0; j < r.size(); ++j) {
+        const Tensor& got = (*moved)[j];
+        if (isRealFloat(r[j]))
+          widenToward(largest[j], got, r[j]);
+        else if (!(got == r[j]))
+          flipped[j] = true;
+      }
+    }
+    for (size_t j = 0; j < r.size(); ++j)
+      if (largest[j].numElements() > 0)
+        addAbs(acc[j], largest[j], 1.0);
+  }
+  return true;
+}
+
 } // namespace
 
 double ReorderBounds::unitRoundoff(ir::ElementType element) {
@@ -207,72 +282,22 @@ void ReorderBounds::record(const ir::Operation& op,
   for (const Tensor& t : r)
     acc.push_back(Tensor(ir::ElementType::F64, t.shape()));
 
-  support::CollectingSink quiet;
-  auto eval = [&](std::vector<Tensor> operands) {
-    return exec::evaluateOp(m_module, op, std::move(operands), quiet);
-  };
+  Evaluation eval{m_module, op};
   int64_t n = anyFloatIn ? termsPerElement(op, x) : 0;
   bool analysed = true;
   if (n > 0 && isRealFloat(x[0]) && isRealFloat(x[1]) && isRealFloat(r[0])) {
-    // A sum of products (or of terms): reordering error plus what moved operands can do.
-    bool isProduct = !op.is("stablehlo.reduce") && !op.is("stablehlo.reduce_window");
-    auto sums = eval({absOf(x[0]), absOf(x[1])});
-    auto moved = isProduct ? eval({absOf(x[0]), retyped(w[1], x[1])})
-                           : eval({retyped(w[0], x[0]), retyped(w[1], x[1])});
-    auto moved2 = isProduct ? eval({retyped(w[0], x[0]), absOf(x[1])}) : moved;
-    if (!sums || !moved || !moved2) {
-      analysed = false;
-    } else {
-      addAbs(acc[0], (*sums)[0], 2 * gamma(n, unitRoundoff(r[0].elementType())));
-      addAbs(acc[0], (*moved)[0], 1.0);
-      if (isProduct)
-        addAbs(acc[0], (*moved2)[0], 1.0);
-    }
+    analysed = sumBound(eval, x, w, n, r[0], acc[0]);
   } else if ((op.is("stablehlo.sine") || op.is("stablehlo.cosine")) && isRealFloat(x[0])) {
     // Periodic: moving the argument both ways can land on nearly the same value twice while the
     // interval between covers whole periods. Their slope is at most 1 and their range 2.
     for (int64_t e = 0; e < r[0].numElements(); ++e)
       acc[0].setFloat(e, std::min(2.0, w[0].floatAt(e)));
   } else if (anyFloatIn) {
-    // Any other op: move each float operand by its bound, both ways, and see what changes. The
-    // ops this meets are monotone in each operand or piecewise so (elementwise arithmetic,
-    // exp/log/tanh, data movement, max/min reductions), where the ends of the interval bound it.
-    for (size_t i = 0; i < x.size() && analysed; ++i) {
-      if (!isRealFloat(x[i]))
-        continue;
-      std::vector<Tensor> largest;
-      for (double sign : {1.0, -1.0}) {
-        std::vector<Tensor> operands = x;
-        operands[i] = shifted(x[i], w[i], sign);
-        auto moved = eval(std::move(operands));
-        if (!moved) {
-          analysed = false;
-          break;
-        }
-        for (size_t j = 0; j < r.size(); ++j) {
-          const Tensor& got = (*moved)[j];
-          if (!isRealFloat(r[j])) {
-            if (got.bytes().size() != r[j].bytes().size() ||
-                !std::equal(got.bytes().begin(), got.bytes().end(), r[j].bytes().begin()))
-              m_unstable.insert(op.result(static_cast<unsigned>(j)));
-            continue;
-          }
-          if (largest.size() <= j)
-            largest.resize(r.size());
-          if (largest[j].numElements() == 0 && r[j].numElements() > 0)
-            largest[j] = Tensor(ir::ElementType::F64, r[j].shape());
-          for (int64_t e = 0; e < r[j].numElements(); ++e) {
-            double d = std::fabs(got.floatAt(e) - r[j].floatAt(e));
-            if (std::isnan(d))
-              d = std::isnan(r[j].floatAt(e)) && std::isnan(got.floatAt(e)) ? 0 : kInf;
-            largest[j].setFloat(e, std::max(largest[j].floatAt(e), d));
-          }
-        }
-      }
-      for (size_t j = 0; j < largest.size() && analysed; ++j)
-        if (largest[j].numElements() > 0)
-          addAbs(acc[j], largest[j], 1.0);
-    }
+    std::vector<bool> flipped(r.size(), false);
+    analysed = movedBound(eval, x, w, r, acc, flipped);
+    for (size_t j = 0; j < r.size() && analysed; ++j)
+      if (flipped[j])
+        m_unstable.insert(op.result(static_cast<unsigned>(j)));
   }
   if (!analysed) {
     // No analysis: the values still need a bound, for their own comparison and for the ops that
