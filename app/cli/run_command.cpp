@@ -26,7 +26,7 @@ struct RunOptions {
   std::string function;
   std::string stage = "per-device";
   std::string backend = "local";
-  std::string inputs = "iota";
+  std::string inputs = "small";
   std::string trace;
   std::string outputDir;
   std::string maxSteps;
@@ -59,6 +59,7 @@ bool parseRunArgs(const std::vector<std::string>& args, RunOptions& o, std::stri
     if (value("--function", o.function) || value("--stage", o.stage) ||
         value("--backend", o.backend) || value("--inputs", o.inputs) ||
         value("--trace", o.trace) || value("--output-dir", o.outputDir) ||
+        value("--max-steps", o.maxSteps) ||
         value("--devices-per-rank", o.devicesPerRank) || value("--mpi-timeout", o.mpiTimeout) ||
         value("--debug-crash-rank", o.crashRank) || value("--debug-crash-step", o.crashStep) ||
         value("--debug-fail-rank", o.failRank) || value("--debug-fail-step", o.failStep) ||

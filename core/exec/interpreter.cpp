@@ -376,6 +376,27 @@ std::optional<std::vector<Tensor>> InterpreterState::runRegion(const ir::Region&
   return std::move(m_nestedResults);
 }
 
+std::optional<std::vector<Tensor>> evaluateOp(const ir::Module& module, const ir::Operation& op,
+                                              std::vector<Tensor> operands,
+                                              support::DiagnosticSink& sink) {
+  if (isTerminator(op) || op.is("stablehlo.while") || op.is("stablehlo.case") ||
+      op.is("stablehlo.if") || op.is("sdy.named_computation") || op.is("func.call") ||
+      op.is("call") || op.is("interpreter.run_parallel") || detail::isDeviceOp(op.name()) ||
+      detail::isCheckOp(op))
+    return std::nullopt;
+  detail::Kernel kernel = detail::findKernel(op.name());
+  if (!kernel)
+    return std::nullopt;
+  DeviceContext context;
+  CommunicatorFactory factory;
+  InterpreterState state(module, sink, context, factory);
+  std::vector<Tensor> values;
+  detail::KernelContext ctx{op, operands, values, sink, state};
+  if (!kernel(ctx) || state.failed || values.size() != op.numResults())
+    return std::nullopt;
+  return values;
+}
+
 Interpreter::Interpreter(const ir::Module& module) : m_module(module) {
   retainFreedTensorMemory();
 }

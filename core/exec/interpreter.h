@@ -85,4 +85,13 @@ private:
   int64_t m_stepLimit = 1'000'000'000;
 };
 
+/// Evaluates one op of `module` on `operands` outside any run, as a step would (regions such as
+/// reduce bodies included), and returns its results. Ops that change the frame stack (while,
+/// case, if, calls), device ops (collectives, ids) and checks are not evaluated: they return
+/// nothing without reporting. Any other failure is reported to `sink`. Used to bound how far a
+/// value can move when its operands move (see `core/session/reorder_bounds.h`).
+std::optional<std::vector<Tensor>> evaluateOp(const ir::Module& module, const ir::Operation& op,
+                                              std::vector<Tensor> operands,
+                                              support::DiagnosticSink& sink);
+
 } // namespace shardscope::exec

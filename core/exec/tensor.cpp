@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -406,6 +407,14 @@ std::string ulpText(double e, double a, ElementType type) {
 bool elementsMatch(const Tensor& expected, const Tensor& actual, int64_t i,
                    const CompareOptions& options) {
   ElementType e = expected.elementType();
+  if (options.bounds && ir::isFloatElement(e)) {
+    // The bound widens the absolute tolerance of this element only.
+    CompareOptions widened = options;
+    widened.bounds = nullptr;
+    double bound = options.bounds->floatAt(i);
+    widened.absTolerance += std::isnan(bound) ? std::numeric_limits<double>::infinity() : bound;
+    return floatsMatch(expected.floatAt(i), actual.floatAt(i), e, widened);
+  }
   if (ir::isComplexElement(e)) {
     std::complex<double> x = expected.complexAt(i), y = actual.complexAt(i);
     ElementType part = complexPartType(e);
@@ -429,6 +438,18 @@ std::string distanceText(const Tensor& expected, const Tensor& actual, int64_t i
   if (ir::isFloatElement(e))
     return " (" + ulpText(expected.floatAt(i), actual.floatAt(i), e) + ")";
   return "";
+}
+
+// With per-element bounds: how far the element is off, against the bound it exceeds.
+std::string boundText(const Tensor& expected, const Tensor& actual, int64_t i,
+                      const CompareOptions& options) {
+  if (!options.bounds || !ir::isFloatElement(expected.elementType()))
+    return "";
+  char text[160];
+  std::snprintf(text, sizeof text, "; off by %.3g, beyond %.3g, ",
+                std::fabs(expected.floatAt(i) - actual.floatAt(i)),
+                options.bounds->floatAt(i) + options.absTolerance);
+  return text + options.boundWhat;
 }
 
 } // namespace
@@ -462,7 +483,8 @@ CompareResult compareTensors(const Tensor& expected, const Tensor& actual,
       continue;
     if (result.mismatches++ == 0)
       result.message = "element " + std::to_string(i) + ": expected " + formatElement(expected, i) +
-                       ", got " + formatElement(actual, i) + distanceText(expected, actual, i);
+                       ", got " + formatElement(actual, i) + distanceText(expected, actual, i) +
+                       boundText(expected, actual, i, options);
     result.equal = false;
   }
   return result;

@@ -146,6 +146,11 @@ struct CompareOptions {
   int64_t maxUlps = 0;
   double relTolerance = 0;
   double absTolerance = 0;
+  /// Optional per-element absolute tolerance (a float tensor shaped like `expected`, e.g. what
+  /// reordered float sums can explain), allowed on top of the scalar tolerances. A mismatch
+  /// message then states the bound it exceeds; `boundWhat` names what the bound stands for.
+  const Tensor* bounds = nullptr;
+  std::string boundWhat = "what reordered float arithmetic can explain";
 };
 
 /// The outcome of `compareTensors`: `equal` and, when not, a message naming the first mismatch

@@ -242,8 +242,8 @@ std::optional<sharding::ShardingLayout> Execution::layoutOf(const ir::Operation&
 
 bool Execution::start() {
   if (m_inputs.empty() && !ir::func::type(*m_globalFunction).elements().empty()) {
-    InputSpec iota;
-    if (!setInputs(iota))
+    InputSpec defaults; // `small`: float sums of these are exact in any order
+    if (!setInputs(defaults))
       return false;
   }
   m_epoch = std::chrono::steady_clock::now();
@@ -307,6 +307,7 @@ bool Execution::startReference() {
   // top-level ops for the comparisons made as the devices step.
   exec::Interpreter reference(*m_reference);
   reference.setStepLimit(m_options.stepLimit);
+  m_bounds = std::make_unique<ReorderBounds>(*m_reference);
   support::CollectingSink sink;
   if (!reference.start(ir::func::name(*m_referenceFunction), m_inputs, sink)) {
     m_noReference = "the reference run could not start";
@@ -324,14 +325,21 @@ bool Execution::startReference() {
           values.push_back(*t);
       if (values.size() == op->numResults())
         m_referenceValues[op] = std::move(values);
+      m_bounds->record(*op, [&](const ir::Value* v) { return reference.lookup(v); });
     }
     if (reference.finished())
       break;
   }
   if (!reference.finished()) {
-    std::string why = sink.diagnostics().empty() ? "unknown error"
-                                                 : sink.diagnostics().front().message;
-    m_sink.error(m_referenceFunction->loc(), "the reference run failed: " + why);
+    // The reference is the program as written, so its diagnostics point into the same source:
+    // report the first where it happened (a custom call the interpreter cannot run, ...).
+    if (sink.diagnostics().empty()) {
+      m_sink.error(m_referenceFunction->loc(), "the reference run failed: unknown error");
+    } else {
+      const support::Diagnostic& first = sink.diagnostics().front();
+      m_sink.error(first.loc.isValid() ? first.loc : m_referenceFunction->loc(),
+                   "the reference run failed: " + first.message);
+    }
     return false;
   }
   m_referenceResults = reference.results();
@@ -349,6 +357,21 @@ const exec::Tensor* Execution::referenceValue(const ir::Operation& op, unsigned 
   return &it->second[index];
 }
 
+const exec::Tensor* Execution::referenceBound(const ir::Operation& op, unsigned index) const {
+  const ir::Operation* refOp = m_referenceIndex && m_bounds ? m_referenceIndex->find(op) : nullptr;
+  return refOp && index < refOp->numResults() ? m_bounds->bound(refOp->result(index)) : nullptr;
+}
+
+bool Execution::referenceEstimated(const ir::Operation& op, unsigned index) const {
+  const ir::Operation* refOp = m_referenceIndex && m_bounds ? m_referenceIndex->find(op) : nullptr;
+  return refOp && index < refOp->numResults() && m_bounds->estimated(refOp->result(index));
+}
+
+bool Execution::referenceUnstable(const ir::Operation& op, unsigned index) const {
+  const ir::Operation* refOp = m_referenceIndex && m_bounds ? m_referenceIndex->find(op) : nullptr;
+  return refOp && index < refOp->numResults() && m_bounds->unstable(refOp->result(index));
+}
+
 void Execution::checkExecuted(const ir::Operation& op) {
   for (unsigned r = 0; r < op.numResults(); ++r) {
     std::string error;
@@ -360,17 +383,32 @@ void Execution::checkExecuted(const ir::Operation& op) {
     const exec::Tensor* expected = referenceValue(op, r);
     if (!expected || expected->type() != assembled->value.type())
       continue;
+    if (referenceUnstable(op, r)) {
+      ++m_unstable; // reordered float sums may flip it: no exact comparison means anything
+      continue;
+    }
     ++m_checked;
-    exec::CompareOptions options = toleranceFor(*expected);
+    const exec::Tensor* bound = referenceBound(op, r);
+    exec::CompareOptions options = toleranceFor(*expected, bound);
+    if (bound && referenceEstimated(op, r))
+      options.boundWhat = "the relative tolerance of an op without a reordering analysis";
     exec::CompareResult result = exec::compareTensors(*expected, assembled->value, options);
     if (result.equal)
       continue;
+    if (!bound)
+      result.message += " (beyond the relative tolerance: this op has no reordering analysis)";
     Divergence divergence{&op, r, "reference", {}, result.message};
     // Name the devices whose blocks hold a differing element.
     if (std::optional<sharding::ShardingLayout> layout = layoutOf(op, r)) {
       for (int64_t d = 0; d < m_numDevices; ++d) {
         const exec::Tensor* mine = value(d, op.result(r));
-        if (mine && !exec::compareTensors(blockOf(*expected, *layout, d), *mine, options).equal)
+        exec::CompareOptions local = options;
+        std::optional<exec::Tensor> localBound;
+        if (options.bounds) {
+          localBound = blockOf(*options.bounds, *layout, d);
+          local.bounds = &*localBound;
+        }
+        if (mine && !exec::compareTensors(blockOf(*expected, *layout, d), *mine, local).equal)
           divergence.devices.push_back(d);
       }
     }
@@ -378,10 +416,19 @@ void Execution::checkExecuted(const ir::Operation& op) {
   }
 }
 
-exec::CompareOptions Execution::toleranceFor(const exec::Tensor& expected) const {
+exec::CompareOptions Execution::toleranceFor(const exec::Tensor& expected,
+                                             const exec::Tensor* bound) const {
   if (!isFloatTensor(expected) && !ir::isComplexElement(expected.elementType()))
     return {};
-  return m_options.tolerance ? *m_options.tolerance : referenceTolerance(expected);
+  if (m_options.tolerance)
+    return *m_options.tolerance;
+  if (bound && bound->shape() == expected.shape() && isFloatTensor(expected)) {
+    exec::CompareOptions options;
+    options.maxUlps = 2;
+    options.bounds = bound;
+    return options;
+  }
+  return referenceTolerance(expected);
 }
 
 void Execution::checkResults() {
@@ -401,9 +448,27 @@ void Execution::checkResults() {
     if (i >= m_referenceResults.size() || m_referenceResults[i].type() != result->value.type())
       continue;
     const exec::Tensor& expected = m_referenceResults[i];
+    // The bound of a result is the bound of the value the reference function returns.
+    const exec::Tensor* bound = nullptr;
+    const ir::Block* refBody = ir::func::body(*m_referenceFunction);
+    if (m_bounds && refBody && !refBody->ops().empty()) {
+      const ir::Operation& refReturn = *refBody->ops().back();
+      if (i < refReturn.numOperands()) {
+        if (m_bounds->unstable(refReturn.operand(static_cast<unsigned>(i)))) {
+          ++m_unstable;
+          continue;
+        }
+        bound = m_bounds->bound(refReturn.operand(static_cast<unsigned>(i)));
+      }
+    }
     ++m_checked;
-    exec::CompareResult compared =
-        exec::compareTensors(expected, result->value, toleranceFor(expected));
+    exec::CompareOptions options = toleranceFor(expected, bound);
+    if (bound && refBody && i < refBody->ops().back()->numOperands() &&
+        m_bounds->estimated(refBody->ops().back()->operand(static_cast<unsigned>(i))))
+      options.boundWhat = "the relative tolerance of an op without a reordering analysis";
+    exec::CompareResult compared = exec::compareTensors(expected, result->value, options);
+    if (!compared.equal && !bound)
+      compared.message += " (beyond the relative tolerance: no reordering analysis)";
     if (!compared.equal)
       m_divergences.push_back(
           {ret, static_cast<unsigned>(i), "reference", {}, what + compared.message});
@@ -654,11 +719,17 @@ std::string Execution::referenceSummary() const {
   size_t reference = 0, replicas = 0;
   for (const Divergence& d : m_divergences)
     (d.kind == "reference" ? reference : replicas)++;
+  std::string unstable =
+      m_unstable == 0 ? ""
+                      : " (" + std::to_string(m_unstable) + " integer value" +
+                            (m_unstable == 1 ? "" : "s") +
+                            " not compared: reordered float sums may flip the comparisons "
+                            "they come from)";
   if (reference == 0 && replicas == 0)
-    return "all " + std::to_string(m_checked) + " checked values match the reference";
+    return "all " + std::to_string(m_checked) + " checked values match the reference" + unstable;
   return std::to_string(reference) + " of " + std::to_string(m_checked) +
          " checked values differ from the reference, " + std::to_string(replicas) +
-         " replicated values differ between devices";
+         " replicated values differ between devices" + unstable;
 }
 
 std::string Execution::chromeTrace() const {

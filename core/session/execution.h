@@ -6,6 +6,7 @@
 #include "core/exec/communicator.h"
 #include "core/exec/spmd_executor.h"
 #include "core/session/program.h"
+#include "core/session/reorder_bounds.h"
 #include "core/session/values.h"
 
 #include <chrono>
@@ -64,9 +65,10 @@ struct ExecutionOptions {
   bool checkReference = false;
   /// Stop continue/run commands at the first divergence.
   bool stopOnDivergence = false;
-  /// Float tolerance of the reference comparison (integers compare exactly). Empty: scaled to
-  /// the element type and the reference value's magnitude (see `referenceTolerance`), because a
-  /// sharded reduction adds in another order than the unsharded one.
+  /// Float tolerance of the reference comparison (integers compare exactly). Empty: per element,
+  /// what reordered float sums can explain (`ReorderBounds`: a sharded reduction adds in another
+  /// order than the unsharded one) plus two ulps; values whose op the bounds cannot analyse use
+  /// `referenceTolerance`.
   std::optional<exec::CompareOptions> tolerance;
   /// Upper bound on the ops each device (and the reference run) executes, so a loop that never
   /// ends is an error instead of a hang.
@@ -88,10 +90,10 @@ struct ExecutionOptions {
   bool distributedDriver = true;
 };
 
-/// The default tolerance for comparing a float value with its reference `expected`: relative
-/// 1e-4 and absolute 1e-5 of the largest magnitude in `expected` for f32 (summation order
-/// differs between a sharded and an unsharded reduction, and cancellation makes small results
-/// relatively inexact), 1e-9 / 1e-12 for f64, 1e-2 / 1e-2 for f16 and bf16.
+/// The fallback tolerance for comparing a float value with its reference `expected` when its op
+/// has no reordering bound (a while loop's results, complex values): relative 1e-4 and absolute
+/// 1e-5 of the largest magnitude in `expected` for f32, 1e-9 / 1e-12 for f64, 1e-2 / 1e-2 for
+/// f16 and bf16.
 exec::CompareOptions referenceTolerance(const exec::Tensor& expected);
 
 /// A run of one function of a program on all devices of its mesh, driven step by step.
@@ -178,7 +180,12 @@ private:
   bool atBreakpoint() const;
   void checkExecuted(const ir::Operation& op);
   void checkResults();
-  exec::CompareOptions toleranceFor(const exec::Tensor& expected) const;
+  exec::CompareOptions toleranceFor(const exec::Tensor& expected,
+                                    const exec::Tensor* bound) const;
+  /// The reference run's error bound and stability of the value of `op` (result `index`).
+  const exec::Tensor* referenceBound(const ir::Operation& op, unsigned index) const;
+  bool referenceUnstable(const ir::Operation& op, unsigned index) const;
+  bool referenceEstimated(const ir::Operation& op, unsigned index) const;
   std::optional<Assembled> globalResult(size_t index, std::string& error) const;
   std::optional<sharding::ShardingLayout> layoutOf(const ir::Operation& op, unsigned result) const;
   std::optional<sharding::ShardingLayout> argumentLayout(unsigned index) const;
@@ -211,6 +218,8 @@ private:
   // reference function, in order of execution (the last execution wins).
   std::map<const ir::Operation*, std::vector<exec::Tensor>> m_referenceValues;
   std::vector<exec::Tensor> m_referenceResults;
+  std::unique_ptr<ReorderBounds> m_bounds;
+  int64_t m_unstable = 0; // values reordering can flip, not compared
   int64_t m_checked = 0;
   std::vector<Divergence> m_divergences;
 

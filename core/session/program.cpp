@@ -409,27 +409,59 @@ const ir::Mesh* functionMesh(const ir::Module& module, const ir::Operation& fn) 
 
 } // namespace
 
+namespace {
+
+// `@F_reference` next to `@F`, or `@sequential_X` next to `@parallel_X`: the unsharded twin a
+// reference check runs, never the program's entry.
+bool isReferenceTwin(const ir::Module& module, const ir::Operation& fn) {
+  std::string_view name = ir::func::name(fn);
+  constexpr std::string_view kSuffix = "_reference", kSequential = "sequential_";
+  if (name.ends_with(kSuffix) &&
+      module.lookupFunction(name.substr(0, name.size() - kSuffix.size())))
+    return true;
+  return name.starts_with(kSequential) &&
+         module.lookupFunction("parallel_" + std::string(name.substr(kSequential.size())));
+}
+
+} // namespace
+
 const ir::Operation* pickFunction(const ir::Module& module, const std::string& wanted,
                                   support::DiagnosticSink& sink) {
   if (!wanted.empty()) {
     std::string name = wanted.starts_with('@') ? wanted.substr(1) : wanted;
     if (const ir::Operation* fn = module.lookupFunction(name))
       return fn;
-    sink.error({}, "no function named '" + name + "'");
+    std::string names;
+    for (const ir::Operation* fn : module.functions())
+      names += (names.empty() ? "@" : ", @") + std::string(ir::func::name(*fn));
+    sink.error({}, "no function named '" + name + "'" +
+                       (names.empty() ? std::string() : "; the program has " + names));
     return nullptr;
   }
   if (const ir::Operation* fn = module.lookupFunction("main"))
     return fn;
-  std::vector<const ir::Operation*> publicFns;
+  std::vector<const ir::Operation*> publicFns, allFns;
   for (const ir::Operation* fn : module.functions()) {
+    allFns.push_back(fn);
     const auto* visibility = fn->attr("sym_visibility").as<ir::StringAttr>();
-    if (!visibility || visibility->value == "public")
+    if ((!visibility || visibility->value == "public") && !isReferenceTwin(module, *fn))
       publicFns.push_back(fn);
   }
   if (publicFns.size() == 1)
     return publicFns.front();
-  sink.error({}, "the program has no @main and " + std::to_string(publicFns.size()) +
-                     " public functions: pick one with --function");
+  // Name the candidates, so the user can pick one without reading the program.
+  const std::vector<const ir::Operation*>& named = publicFns.empty() ? allFns : publicFns;
+  std::string names;
+  for (const ir::Operation* fn : named)
+    names += (names.empty() ? "@" : ", @") + std::string(ir::func::name(*fn));
+  if (named.empty())
+    sink.error({}, "the program has no functions to run");
+  else if (publicFns.empty())
+    sink.error({}, "the program has no @main and no public function (private: " + names +
+                       "): pick one with --function");
+  else
+    sink.error({}, "the program has no @main and " + std::to_string(publicFns.size()) +
+                       " public functions (" + names + "): pick one with --function");
   return nullptr;
 }
 

@@ -141,6 +141,8 @@ std::optional<InputSource> parseSource(std::string_view text, std::string& error
     source.kind = InputSource::Kind::Ones;
   } else if (text == "iota") {
     source.kind = InputSource::Kind::Iota;
+  } else if (text == "small") {
+    source.kind = InputSource::Kind::Small;
   } else if (text == "random" || text.starts_with("random:")) {
     source.kind = InputSource::Kind::Random;
     if (text.size() > 6) {
@@ -156,7 +158,7 @@ std::optional<InputSource> parseSource(std::string_view text, std::string& error
     source.path = std::string(text);
   } else {
     error = "unknown input '" + std::string(text) +
-            "' (expected zeros, ones, iota, random[:SEED] or a .npy file)";
+            "' (expected zeros, ones, iota, small, random[:SEED] or a .npy file)";
     return std::nullopt;
   }
   return source;
@@ -217,6 +219,14 @@ std::optional<exec::Tensor> makeInput(const InputSource& source, ir::Type type, 
   case InputSource::Kind::Iota:
     for (int64_t i = 0; i < n; ++i)
       tensor.setInt(i, i + 1000 * index);
+    return tensor;
+  case InputSource::Kind::Small:
+    for (int64_t i = 0; i < n; ++i) {
+      if (isFloat)
+        tensor.setFloat(i, static_cast<double>((i + 3 * index) % 17 - 8) / 8.0);
+      else
+        tensor.setInt(i, i + 1000 * index);
+    }
     return tensor;
   case InputSource::Kind::Random: {
     // A fixed engine and hand-made distributions (std's differ between libraries), so a seed

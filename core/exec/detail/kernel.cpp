@@ -58,7 +58,9 @@ constexpr std::string_view kComplexAware[] = {
     // Kernels with complex paths.
     "stablehlo.compare", "stablehlo.convert", "stablehlo.reduce", "stablehlo.reduce_window",
     "stablehlo.dot_general", "stablehlo.dot", "stablehlo.complex", "stablehlo.real",
-    "stablehlo.imag", "stablehlo.fft"};
+    "stablehlo.imag", "stablehlo.fft",
+    // Identity custom calls copy their operands.
+    "stablehlo.custom_call"};
 
 const KernelTable& kernelTable() {
   static const KernelTable table = [] {
@@ -76,6 +78,7 @@ const KernelTable& kernelTable() {
     registerDynamicKernels(t);
     registerComplexKernels(t);
     registerFftKernels(t);
+    registerCustomCallKernels(t);
     return t;
   }();
   return table;

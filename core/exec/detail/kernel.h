@@ -68,6 +68,11 @@ void registerLinalgKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerDynamicKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerComplexKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerFftKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerCustomCallKernels(std::map<std::string, Kernel, std::less<>>& table);
+
+/// Returns true for the `stablehlo.custom_call` targets the interpreter runs as identities on a
+/// device's values (`@Sharding`, `@SPMDFullToShardShape`, the `xla.sdy.*` markers, ...).
+bool isIdentityCustomCall(std::string_view target);
 
 /// Runs the elementwise op `ctx.op` on complex operands, in `std::complex<double>` rounded once
 /// per part (`complex_kernels.cpp`). The elementwise kernels call it when an operand is complex;

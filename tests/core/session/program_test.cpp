@@ -156,3 +156,73 @@ TEST(ProgramTest, ExplainsWhereAPropagatedShardingComesFrom) {
   EXPECT_FALSE(program->explainSharding(
       *ir::func::body(*propagated->lookupFunction("main"))->argument(0)));
 }
+
+namespace {
+
+std::unique_ptr<ir::Module> parse(const std::string& text, support::CollectingSink& sink) {
+  return io::mlir::parseModule(text, /*fileId=*/1, sink);
+}
+
+std::string picked(const std::string& text, support::CollectingSink& sink) {
+  auto module = parse(text, sink);
+  if (!module)
+    return "(parse error)";
+  const ir::Operation* fn = pickFunction(*module, "", sink);
+  return fn ? std::string(ir::func::name(*fn)) : "(none)";
+}
+
+} // namespace
+
+TEST(ProgramTest, EntryIsMainElseTheOnlyPublicFunction) {
+  support::CollectingSink sink;
+  // JAX names the entry @main; private helpers and public comparators do not compete with it.
+  EXPECT_EQ(picked(R"(
+    func.func private @helper(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }
+    func.func @comparator(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }
+    func.func public @main(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> })",
+                   sink),
+            "main");
+  // Older exports name it after the function (`@jit_f`) and make everything else private.
+  EXPECT_EQ(picked(R"(
+    func.func public @jit_f(%x: tensor<f32>) -> tensor<f32> {
+      %0 = func.call @helper(%x) : (tensor<f32>) -> tensor<f32>
+      return %0 : tensor<f32>
+    }
+    func.func private @helper(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> })",
+                   sink),
+            "jit_f");
+  // A reference twin is not a second entry.
+  EXPECT_EQ(picked(R"(
+    func.func @step(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }
+    func.func @step_reference(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> })",
+                   sink),
+            "step");
+  EXPECT_TRUE(sink.diagnostics().empty()) << messages(sink);
+}
+
+TEST(ProgramTest, AnAmbiguousEntryIsAnErrorNamingTheCandidates) {
+  support::CollectingSink sink;
+  EXPECT_EQ(picked(R"(
+    func.func @f(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }
+    func.func public @g(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }
+    func.func private @h(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> })",
+                   sink),
+            "(none)");
+  EXPECT_EQ(messages(sink),
+            "the program has no @main and 2 public functions (@f, @g): pick one with --function\n");
+
+  support::CollectingSink privateOnly;
+  EXPECT_EQ(picked(R"(
+    func.func private @a(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> })",
+                   privateOnly),
+            "(none)");
+  EXPECT_EQ(messages(privateOnly), "the program has no @main and no public function (private: "
+                                   "@a): pick one with --function\n");
+
+  support::CollectingSink unknown;
+  auto module = parse("func.func @main(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }",
+                      unknown);
+  ASSERT_TRUE(module);
+  EXPECT_FALSE(pickFunction(*module, "@nope", unknown));
+  EXPECT_EQ(messages(unknown), "no function named 'nope'; the program has @main\n");
+}
