@@ -72,7 +72,7 @@ bool runGspmdExportPipeline(ir::Module& module, ExportShardingsOptions options,
     fn->walk([&](ir::Operation& op) {
       if (op.is("sdy.manual_computation") && !op.parentOfName("sdy.manual_computation"))
         sink.warning(op.loc(), "'sdy.manual_computation' is not exported to GSPMD custom calls "
-                               "(not supported yet): it and its body keep their Shardy form");
+                               "(not supported yet): it and its body keep their Shardy form, meshes inline");
     });
   if (!exportSdyOps(module, sink))
     return false;

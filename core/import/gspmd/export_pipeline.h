@@ -15,7 +15,7 @@ bool exportSdyOps(ir::Module& module, support::DiagnosticSink& sink);
 /// XLA's `-xla-sdy-stablehlo-export-pipeline` as far as ShardScope models it: `exportSdyOps`,
 /// then `exportShardings` with missing control-flow shardings added. Manual computations are not
 /// yet rewritten to XLA's `@SPMDFullToShardShape` / `@SPMDShardToFullShape` form: each is a
-/// warning and keeps its Shardy form (with its body and the meshes).
+/// warning and keeps its Shardy form (with its body; its meshes inline).
 bool runGspmdExportPipeline(ir::Module& module, ExportShardingsOptions options,
                             support::DiagnosticSink& sink);
 

@@ -246,6 +246,7 @@ private:
                                         support::SourceLocation loc);
   void exportFunction(ir::Operation& fn);
   void exportOp(ir::Operation& op);
+  void inlineMeshesOfManualComputations();
 
   ir::Module& m_module;
   const ExportShardingsOptions& m_options;
@@ -335,6 +336,40 @@ void ShardingExporter::exportOp(ir::Operation& op) {
   op.setAttr("mhlo.sharding", ir::Attribute::string(std::move(text)));
 }
 
+// The meshes go away with the export; a manual computation kept in Shardy form keeps them
+// inline (`<mesh<["x"=2]>, [...]>`), so the module stays valid.
+void ShardingExporter::inlineMeshesOfManualComputations() {
+  auto inlined = [&](TensorSharding sharding) {
+    if (!sharding.inlineMesh)
+      if (const ir::Mesh* mesh = m_module.lookupMesh(sharding.meshName)) {
+        sharding.inlineMesh = std::make_shared<const ir::Mesh>(*mesh);
+        sharding.meshName.clear();
+      }
+    return sharding;
+  };
+  auto rewrite = [&](ir::Operation& op) {
+    std::vector<std::pair<std::string, ir::Attribute>> updates;
+    for (const ir::NamedAttribute& named : op.attributes()) {
+      ir::Attribute attr(named.value);
+      if (const auto* one = attr.as<ir::ShardingAttr>()) {
+        updates.emplace_back(named.name, ir::Attribute::sharding(inlined(one->sharding)));
+      } else if (const auto* many = attr.as<ir::ShardingPerValueAttr>()) {
+        std::vector<TensorSharding> shardings;
+        for (const TensorSharding& sharding : many->shardings)
+          shardings.push_back(inlined(sharding));
+        updates.emplace_back(named.name, ir::Attribute::shardingPerValue(std::move(shardings)));
+      }
+    }
+    for (auto& [name, attr] : updates)
+      op.setAttr(name, std::move(attr));
+  };
+  for (ir::Operation* fn : m_module.functions())
+    fn->walk([&](ir::Operation& op) {
+      if (op.is("sdy.manual_computation") && !op.parentOfName("sdy.manual_computation"))
+        op.walk(rewrite);
+    });
+}
+
 bool ShardingExporter::run() {
   // Manual computations stay as they are (their export to XLA's custom calls is not modelled),
   // and so do the meshes they refer to.
@@ -379,7 +414,7 @@ bool ShardingExporter::run() {
   if (m_failed)
     return false;
   if (keptManual)
-    return true;
+    inlineMeshesOfManualComputations();
   ir::Block& body = m_module.body();
   std::vector<ir::Operation*> meshes;
   for (const auto& op : body.ops())

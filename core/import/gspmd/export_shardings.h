@@ -51,8 +51,8 @@ struct ExportShardingsOptions {
 /// tuple sharding) by its `mhlo.sharding` string, uses `sdy.manual_axes` (written by the shard
 /// map export) for values inside manual computations, moves the sharding of `mhlo.erf` /
 /// `mhlo.topk` custom calls into `mhlo.attributes`, and erases the mesh symbols. An
-/// `sdy.manual_computation` (whose export is not modelled) is left as it is, body included, and
-/// then the meshes stay too. Returns false when a sharding refers to a mesh that does not exist.
+/// `sdy.manual_computation` (whose export is not modelled) is left as it is, body included, its
+/// shardings with their meshes inline. Returns false when a sharding refers to a mesh that does not exist.
 bool exportShardings(ir::Module& module, const ExportShardingsOptions& options,
                      support::DiagnosticSink& sink);
 
