@@ -146,11 +146,11 @@ private:
     if (dims.empty())
       return fail("sharding has neither 'replicated', 'maximal', 'manual', 'unknown' nor "
                   "'devices=[...]'");
-    int64_t count = std::accumulate(dims.begin(), dims.end(), int64_t{1}, std::multiplies<>());
+    int64_t count = 0, reshapeCount = 0;
+    if (!deviceCount(dims, count) || (iota && !deviceCount(reshapeDims, reshapeCount)))
+      return false;
     TileAssignment tiles;
     if (iota) {
-      int64_t reshapeCount =
-          std::accumulate(reshapeDims.begin(), reshapeDims.end(), int64_t{1}, std::multiplies<>());
       if (reshapeCount != count)
         return fail("iota reshape dimensions hold " + std::to_string(reshapeCount) +
                     " devices, the tile assignment " + std::to_string(count));
@@ -185,6 +185,22 @@ private:
     if (lastTileDimReplicate)
       subgroupTypes = {SubgroupType::Replicated};
     out = HloSharding::subgroup(std::move(tiles), subgroupTypes);
+    return true;
+  }
+
+  // The product of `dims`, bounded so that a hostile string cannot make us allocate without
+  // limit (XLA's device counts are far below it).
+  bool deviceCount(const std::vector<int64_t>& dims, int64_t& count) {
+    static constexpr int64_t kMaxDevices = int64_t{1} << 24;
+    count = 1;
+    for (int64_t dim : dims) {
+      if (dim <= 0)
+        return fail("tile assignment dimensions must be positive");
+      if (count > kMaxDevices / dim)
+        return fail("tile assignment holds more than " + std::to_string(kMaxDevices) +
+                    " devices");
+      count *= dim;
+    }
     return true;
   }
 

@@ -131,6 +131,41 @@ TEST(HloShardingParserTest, MalformedStringsAreLocatedErrors) {
   }
 }
 
+TEST(HloShardingParserTest, HostileStringsFailQuickly) {
+  HloShardingParseError error;
+  EXPECT_FALSE(parseHloSharding("{devices=[4096,4096,4096]<=[68719476736] "
+                                "last_tile_dim_replicate}",
+                                error));
+  EXPECT_EQ(error.message, "tile assignment holds more than 16777216 devices");
+  EXPECT_FALSE(parseHloSharding("{devices=[0,2]<=[0]}", error));
+  EXPECT_EQ(error.message, "tile assignment dimensions must be positive");
+  EXPECT_FALSE(parseHloSharding("{devices=[99999999999999999999]<=[2]}", error));
+  EXPECT_EQ(error.message, "integer out of range");
+  // Every prefix of valid strings and random bytes: an error or a sharding, never a crash.
+  std::string valid = "{{devices=[2,1,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}, "
+                      "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={manual, replicated} "
+                      "metadata={op_name=\"a{\"}}, {maximal device=1}}";
+  ASSERT_TRUE(parseHloSharding(valid, error)) << error.message;
+  for (size_t n = 0; n < valid.size(); ++n) {
+    std::string prefix = valid.substr(0, n);
+    HloShardingParseError prefixError;
+    EXPECT_FALSE(parseHloSharding(prefix, prefixError)) << prefix;
+    EXPECT_LE(prefixError.offset, prefix.size());
+  }
+  uint32_t state = 7;
+  const std::string alphabet = "{}[](),=<T 0123456789devicsmaxlpt_\"";
+  for (int i = 0; i < 2000; ++i) {
+    std::string text;
+    for (int k = 0; k < 30; ++k) {
+      state = state * 1664525u + 1013904223u;
+      text += alphabet[(state >> 16) % alphabet.size()];
+    }
+    HloShardingParseError randomError;
+    if (!parseHloSharding(text, randomError))
+      EXPECT_LE(randomError.offset, text.size());
+  }
+}
+
 TEST(TileAssignmentTest, ExplicitListsThatAreIotasAreRecognized) {
   // Hand derivation: device (r, c) of [2,4]0,4,1,5,2,6,3,7 is 4*(c%2) + 2r + c/2, which is
   // iota [2,4] transposed (1,0) and read as [2,4].
