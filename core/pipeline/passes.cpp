@@ -12,6 +12,7 @@ void registerBuiltinPasses(PassRegistry& registry) {
   registerPartitionPasses(registry);
   registerExportPipeline(registry);
   registerXlaGspmdPasses(registry);
+  registerXlaRoundTripPasses(registry);
 }
 
 } // namespace shardscope::pipeline

@@ -69,4 +69,9 @@ void registerExportPipeline(PassRegistry& registry);
 /// `xla-sdy-stablehlo-export-pipeline` (register_xla_gspmd_passes.cpp).
 void registerXlaGspmdPasses(PassRegistry& registry);
 
+/// Adds the passes of XLA's Shardy integration (core/import): `xla-sdy-import-constants`,
+/// `xla-sdy-import-sdy-custom-calls`, `xla-sdy-open-while-free-vars-sharding`, the round-trip
+/// import and export pipelines and their steps (register_xla_round_trip_passes.cpp).
+void registerXlaRoundTripPasses(PassRegistry& registry);
+
 } // namespace shardscope::pipeline

@@ -1,5 +1,6 @@
 // Registers the GSPMD import and export of core/import/gspmd under the names of XLA's Shardy
 // integration (`sdy_opt` built with XLA's passes).
+#include "core/import/common/common_import_steps.h"
 #include "core/import/gspmd/export_pipeline.h"
 #include "core/import/gspmd/import_pipeline.h"
 #include "core/import/gspmd/import_shardings.h"
@@ -12,9 +13,15 @@ namespace {
 
 namespace gspmd = import_::gspmd;
 
-// XLA's common pre- and post-import passes belong to core/import/common; until they are
-// wired in here, the pipelines run without them.
-gspmd::GspmdImportPipelineSteps commonImportSteps() { return {}; }
+// XLA's common pre- and post-import passes (core/import/common), around the GSPMD steps.
+gspmd::GspmdImportPipelineSteps commonImportSteps() {
+  gspmd::GspmdImportPipelineSteps steps;
+  steps.commonPreImport = [](ir::Module& module, support::DiagnosticSink& sink) {
+    return import_::runCommonPreImport(module, import_::CommonPreImportOptions(), sink);
+  };
+  steps.commonPostImport = import_::runCommonPostImport;
+  return steps;
+}
 
 bool runImportShardings(ir::Module& module, support::DiagnosticSink& sink) {
   return gspmd::importShardings(module, gspmd::ImportShardingsOptions(), sink);

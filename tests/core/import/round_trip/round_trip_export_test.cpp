@@ -1,0 +1,126 @@
+// Tests of writing Shardy's round-trip form: shard maps outlined between shape custom calls,
+// shardings as frontend attribute strings, result shardings on `@xla.sdy.FuncResultSharding`,
+// mesh lifting and dedup, and export followed by import giving the program back. Expected text
+// follows XLA's `sdy_round_trip_shard_map_export.mlir`, `sdy_round_trip_export_pipeline.mlir`
+// and `sdy_round_trip_import_pipeline_lift_and_dedup_meshes.mlir` tests.
+#include "core/import/round_trip/dedup_meshes.h"
+#include "core/import/round_trip/round_trip_export.h"
+#include "core/import/round_trip/round_trip_import.h"
+#include "tests/core/import/round_trip/round_trip_test_util.h"
+
+using namespace shardscope;
+using test::contains;
+
+namespace {
+
+constexpr std::string_view kShardMap = R"(sdy.mesh @mesh_0 = <["a"=4, "b"=2]>
+func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_0, [{"a"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_0, [{}, {"b"}]>}) {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_0, [{"a"}, {}]>] out_shardings=[<@mesh_0, [{"a"}, {}]>] manual_axes={"a"} (%arg1: tensor<2x8xf32>) {
+    %1 = stablehlo.abs %arg1 : tensor<2x8xf32>
+    sdy.return %1 : tensor<2x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+)";
+
+TEST(RoundTripExportTest, ShardMapBecomesCallBetweenShapeCalls) {
+  auto run = test::runPass(import_::exportShardMaps, kShardMap);
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(
+      run.printed,
+      "%0 = stablehlo.custom_call @xla.sdy.GlobalToLocalShape(%arg0) {has_side_effect = true, "
+      "mhlo.frontend_attributes = {xla.sdy.in_shardings = \"#sdy.sharding_per_value<[<@mesh_0, "
+      "[{\\22a\\22}, {}]>]>\", xla.sdy.manual_axes = \"#sdy<manual_axes{\\22a\\22}>\"}} : "
+      "(tensor<8x8xf32>) -> tensor<2x8xf32>"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "%1 = call @xla.sdy.manual_computation_body(%0) : "
+                                    "(tensor<2x8xf32>) -> tensor<2x8xf32>"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed,
+                       "%2 = stablehlo.custom_call @xla.sdy.LocalToGlobalShape(%1) "
+                       "{mhlo.frontend_attributes = {xla.sdy.manual_axes = "
+                       "\"#sdy<manual_axes{\\22a\\22}>\", xla.sdy.out_shardings = "
+                       "\"#sdy.sharding_per_value<[<@mesh_0, [{\\22a\\22}, {}]>]>\"}} : "
+                       "(tensor<2x8xf32>) -> tensor<8x8xf32>"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "func.func @xla.sdy.manual_computation_body(%arg0: "
+                                    "tensor<2x8xf32>) -> tensor<2x8xf32> {\n    %0 = "
+                                    "stablehlo.abs %arg0 : tensor<2x8xf32>\n    return %0"))
+      << run.printed;
+}
+
+TEST(RoundTripExportTest, AttributesBecomeStringsAndResultShardingsCustomCalls) {
+  auto run = test::runPass(import_::exportShardyAttrs, R"(sdy.mesh @mesh = <["x"=2]>
+func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}p4]>}) {
+  %0 = stablehlo.custom_call @foo(%arg0) {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i]) {i=8}, custom>} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "module attributes {mhlo.frontend_attributes = "
+                                    "{xla.sdy.meshes = \"{mesh = #sdy.mesh<[\\22x\\22=2]>}\"}}"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "{mhlo.frontend_attributes = {xla.sdy.sharding = "
+                                    "\"#sdy.sharding<@mesh, [{\\22x\\22}]>\"}, sdy.sharding = "))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "xla.sdy.sharding_rule = \"#sdy.op_sharding_rule<([i])->([i]) "
+                                    "{i=8}, custom>\""))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed,
+                       "%1 = stablehlo.custom_call @xla.sdy.FuncResultSharding(%0) "
+                       "{has_side_effect = true, mhlo.frontend_attributes = {xla.sdy.sharding = "
+                       "\"#sdy.sharding_per_value<[<@mesh, [{\\22x\\22, ?}p4]>]>\"}} : "
+                       "(tensor<8xf32>) -> tensor<8xf32>\n    return %1"))
+      << run.printed;
+}
+
+TEST(RoundTripExportTest, ExportThenImportGivesTheProgramBack) {
+  support::CollectingSink sink;
+  auto module = io::mlir::parseModule(kShardMap, 1, sink);
+  ASSERT_TRUE(module);
+  std::string before = io::mlir::printModule(*module);
+  ASSERT_TRUE(import_::runRoundTripExport(*module, import_::RoundTripExportOptions{}, sink));
+  EXPECT_TRUE(import_::hasSdyRoundTripAttrs(*module));
+  EXPECT_FALSE(contains(io::mlir::printModule(*module), "sdy.mesh @")) << "meshes are dropped";
+  ASSERT_TRUE(import_::importSdyRoundTripProgram(*module, sink))
+      << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
+  EXPECT_EQ(io::mlir::printModule(*module), before);
+}
+
+TEST(DedupMeshesTest, LiftedMeshesFoldIntoTheFirstWithTheSameDevices) {
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::liftInlinedMeshes(m, s) && import_::dedupMeshes(m, s);
+      },
+      R"(func.func @f(%arg0: tensor<32xi32> {sdy.sharding = #sdy.sharding<mesh<["a"=2, "b"=2]>, [{"a"}]>}) -> (tensor<32xi32> {sdy.sharding = #sdy.sharding<mesh<[], device_ids=[0]>, []>}) {
+  %0 = sdy.sharding_constraint %arg0 <mesh<["c"=4]>, [{"c"}]> : tensor<32xi32>
+  return %0 : tensor<32xi32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "sdy.mesh @mesh = <[\"a\"=2, \"b\"=2]>\n  sdy.mesh "
+                                    "@maximal_mesh_0 = <[], device_ids=[0]>\n  func.func"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "sdy.sharding_constraint %arg0 <@mesh, [{\"a\", \"b\"}]>"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "#sdy.sharding<@maximal_mesh_0, []>")) << run.printed;
+}
+
+TEST(DedupMeshesTest, AxesMapToSubAxesOfTheMainMesh) {
+  // From XLA's export test: "x"=8, "y"=4 folds into "axis_0"=2, "axis_1"=4, "axis_2"=4.
+  auto run = test::runPass(import_::dedupMeshes, R"(sdy.mesh @mesh_0 = <["axis_0"=2, "axis_1"=4, "axis_2"=4]>
+sdy.mesh @mesh_2 = <["x"=8, "y"=4]>
+func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_2, [{"y"}, {"x":(2)2}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_2, [{"x":(1)2, "x":(4)2}, {}]>}) {
+  return %arg0 : tensor<8x8xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_FALSE(contains(run.printed, "@mesh_2")) << run.printed;
+  EXPECT_TRUE(contains(run.printed, "#sdy.sharding<@mesh_0, [{\"axis_2\"}, {\"axis_1\":(1)2}]>"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed,
+                       "#sdy.sharding<@mesh_0, [{\"axis_0\", \"axis_1\":(2)2}, {}]>"))
+      << run.printed;
+}
+
+} // namespace
