@@ -247,6 +247,7 @@ private:
   void exportFunction(ir::Operation& fn);
   void exportOp(ir::Operation& op);
   void inlineMeshesOfManualComputations();
+  void exportModuleShardings();
 
   ir::Module& m_module;
   const ExportShardingsOptions& m_options;
@@ -336,6 +337,39 @@ void ShardingExporter::exportOp(ir::Operation& op) {
   op.setAttr("mhlo.sharding", ir::Attribute::string(std::move(text)));
 }
 
+// The entry computation's parameter and output shardings, kept on the module by JAX, become
+// XLA's `mhlo.spmd_parameters_shardings` (one string per parameter) and
+// `mhlo.spmd_output_sharding` (one string, a tuple for several outputs).
+void ShardingExporter::exportModuleShardings() {
+  ir::Operation& module = m_module.op();
+  auto strings = [&](const char* name) {
+    std::vector<std::string> result;
+    if (const auto* perValue = module.attr(name).as<ir::ShardingPerValueAttr>())
+      for (const TensorSharding& sharding : perValue->shardings)
+        if (std::optional<std::string> text = leafString(sharding, {}, module.loc()))
+          result.push_back(std::move(*text));
+    return result;
+  };
+  if (module.hasAttr("sdy.parameters_shardings")) {
+    std::vector<ir::Attribute> elements;
+    for (std::string& text : strings("sdy.parameters_shardings"))
+      elements.push_back(ir::Attribute::string(std::move(text)));
+    module.removeAttr("sdy.parameters_shardings");
+    module.setAttr("mhlo.spmd_parameters_shardings", ir::Attribute::array(std::move(elements)));
+  }
+  if (module.hasAttr("sdy.output_shardings")) {
+    std::vector<std::string> outputs = strings("sdy.output_shardings");
+    std::string text = outputs.size() == 1 ? outputs.front() : "{";
+    if (outputs.size() != 1) {
+      for (size_t i = 0; i < outputs.size(); ++i)
+        text += (i ? ", " : "") + outputs[i];
+      text += "}";
+    }
+    module.removeAttr("sdy.output_shardings");
+    module.setAttr("mhlo.spmd_output_sharding", ir::Attribute::string(std::move(text)));
+  }
+}
+
 // The meshes go away with the export; a manual computation kept in Shardy form keeps them
 // inline (`<mesh<["x"=2]>, [...]>`), so the module stays valid.
 void ShardingExporter::inlineMeshesOfManualComputations() {
@@ -411,6 +445,7 @@ bool ShardingExporter::run() {
       op.removeAttr("mhlo.sharding");
       op.setAttr("mhlo.attributes", ir::Attribute::dictionary(std::move(entries)));
     });
+  exportModuleShardings();
   if (m_failed)
     return false;
   if (keptManual)

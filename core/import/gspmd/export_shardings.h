@@ -50,7 +50,9 @@ struct ExportShardingsOptions {
 /// Replaces every `sdy.sharding` (function arguments and results, ops; several results as a
 /// tuple sharding) by its `mhlo.sharding` string, uses `sdy.manual_axes` (written by the shard
 /// map export) for values inside manual computations, moves the sharding of `mhlo.erf` /
-/// `mhlo.topk` custom calls into `mhlo.attributes`, and erases the mesh symbols. An
+/// `mhlo.topk` custom calls into `mhlo.attributes`, turns the module's `sdy.parameters_shardings`
+/// / `sdy.output_shardings` into `mhlo.spmd_parameters_shardings` / `mhlo.spmd_output_sharding`,
+/// and erases the mesh symbols. An
 /// `sdy.manual_computation` (whose export is not modelled) is left as it is, body included, its
 /// shardings with their meshes inline. Returns false when a sharding refers to a mesh that does not exist.
 bool exportShardings(ir::Module& module, const ExportShardingsOptions& options,

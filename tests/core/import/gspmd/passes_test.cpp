@@ -90,4 +90,20 @@ TEST(GspmdPassesTest, ExportKeepsManualComputationsWithInlineMeshes) {
       << r.printed;
 }
 
+TEST(GspmdPassesTest, ExportWritesTheEntryShardingsOfTheModule) {
+  // Hand derivation: [{"x"}, {"y"}] on x=2, y=4 tiles [2, 4] over iota 8; an empty mesh is
+  // replicated.
+  Result r = run("module attributes {sdy.output_shardings = #sdy.sharding_per_value<[<mesh<[]>, "
+                 "[{}, {}]>]>, sdy.parameters_shardings = #sdy.sharding_per_value<[<mesh<[\"x\"=2,"
+                 " \"y\"=4]>, [{\"x\"}, {\"y\"}]>]>} {\n"
+                 "  func.func @main(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+                 "    return %arg0 : tensor<4x4xf32>\n  }\n}\n",
+                 "xla-sdy-stablehlo-export-pipeline");
+  EXPECT_TRUE(r.ok);
+  EXPECT_TRUE(contains(r.printed, "module attributes {mhlo.spmd_output_sharding = "
+                                  "\"{replicated}\", mhlo.spmd_parameters_shardings = "
+                                  "[\"{devices=[2,4]<=[8]}\"]}"))
+      << r.printed;
+}
+
 } // namespace
