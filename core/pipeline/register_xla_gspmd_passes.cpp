@@ -1,6 +1,7 @@
 // Registers the GSPMD import and export of core/import/gspmd under the names of XLA's Shardy
 // integration (`sdy_opt` built with XLA's passes).
 #include "core/import/common/common_import_steps.h"
+#include "core/import/common/export_named_computations.h"
 #include "core/import/gspmd/export_pipeline.h"
 #include "core/import/gspmd/import_pipeline.h"
 #include "core/import/gspmd/import_shardings.h"
@@ -45,7 +46,8 @@ bool runExportShardings(ir::Module& module, const PassOptions& options,
 
 bool runExportPipeline(ir::Module& module, const PassOptions& options,
                        support::DiagnosticSink& sink) {
-  return gspmd::runGspmdExportPipeline(module, exportOptions(options), sink);
+  return gspmd::runGspmdExportPipeline(module, exportOptions(options),
+                                       import_::exportNamedComputations, sink);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/import/gspmd/export_shardings.h"
+#include "core/import/gspmd/import_pipeline.h"
 
 namespace shardscope::import_::gspmd {
 
@@ -12,11 +13,20 @@ namespace shardscope::import_::gspmd {
 /// `sdy.sharding_group` is erased. Never fails.
 bool exportSdyOps(ir::Module& module, support::DiagnosticSink& sink);
 
-/// XLA's `-xla-sdy-stablehlo-export-pipeline` as far as ShardScope models it: `exportSdyOps`,
-/// then `exportShardings` with missing control-flow shardings added. Manual computations are not
-/// yet rewritten to XLA's `@SPMDFullToShardShape` / `@SPMDShardToFullShape` form: each is a
-/// warning and keeps its Shardy form (with its body; its meshes inline).
+/// XLA's shard map export: every `sdy.manual_computation` becomes, per operand, an `mhlo.copy`
+/// with its in sharding and `@SPMDFullToShardShape` with the in sharding less the manual axes;
+/// then its body, inlined, each op marked with the manual axes (and given a closed replicated
+/// sharding if it has none); then per result an `mhlo.copy` with the local out sharding and
+/// `@SPMDShardToFullShape` with the out sharding. Nested computations add their axes to their
+/// parent's. The manual axes ride in `xla.sdy.manual_axes` until `exportShardings`.
+bool exportManualComputations(ir::Module& module, support::DiagnosticSink& sink);
+
+/// XLA's `-xla-sdy-stablehlo-export-pipeline` as far as ShardScope models it:
+/// `exportNamedComputations` (a step of core/import/common, skipped when null), `exportSdyOps`,
+/// `exportManualComputations`, then `exportShardings` with missing control-flow shardings added.
+/// (Host callbacks are not rewritten.)
 bool runGspmdExportPipeline(ir::Module& module, ExportShardingsOptions options,
+                            const PipelineStep& exportNamedComputations,
                             support::DiagnosticSink& sink);
 
 } // namespace shardscope::import_::gspmd

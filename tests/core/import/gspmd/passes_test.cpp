@@ -1,6 +1,6 @@
 // The registered passes (`-xla-sdy-import-shardings`, `-xla-sdy-stablehlo-export-pipeline`) on
-// small programs: errors are located and fail the pass; manual computations the export does not
-// model keep their Shardy form with inline meshes.
+// small programs: errors are located and fail the pass; manual computations become XLA's
+// custom-call pattern.
 #include "core/io/mlir/mlir.h"
 #include "core/pipeline/pass_manager.h"
 
@@ -67,26 +67,33 @@ TEST(GspmdPassesTest, ImportCreatesMeshesBeforeEverythingElse) {
       << r.printed;
 }
 
-TEST(GspmdPassesTest, ExportKeepsManualComputationsWithInlineMeshes) {
+TEST(GspmdPassesTest, ExportTurnsManualComputationsIntoXlasCustomCalls) {
+  // Hand derivation on x=2, y=2: [{"x"}] tiles [2] and replicates over y:
+  // {devices=[2,2]<=[4] last_tile_dim_replicate}; inside, nothing tiled, x manual, y replicated:
+  // {devices=[1,2,2]<=[4] last_tile_dims={manual, replicated}}.
   Result r = run(
       "sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n"
       "func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"x\"}]>}) "
       "-> tensor<8xf32> {\n"
       "  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\"}]>] "
       "out_shardings=[<@mesh, [{\"x\"}]>] manual_axes={\"x\"} (%arg1: tensor<4xf32>) {\n"
-      "    sdy.return %arg1 : tensor<4xf32>\n"
+      "    %1 = stablehlo.abs %arg1 : tensor<4xf32>\n"
+      "    sdy.return %1 : tensor<4xf32>\n"
       "  } : (tensor<8xf32>) -> tensor<8xf32>\n"
       "  return %0 : tensor<8xf32>\n}\n",
       "xla-sdy-stablehlo-export-pipeline");
   EXPECT_TRUE(r.ok);
-  ASSERT_EQ(r.diagnostics.size(), 1u);
-  EXPECT_EQ(r.diagnostics[0].severity, support::Severity::Warning);
-  EXPECT_EQ(r.diagnostics[0].loc.line, 3u);
-  EXPECT_FALSE(contains(r.printed, "sdy.mesh @mesh")) << r.printed;
-  EXPECT_TRUE(contains(r.printed, "{mhlo.sharding = \"{devices=[2,2]<=[4] "
-                                  "last_tile_dim_replicate}\"}"))
+  EXPECT_TRUE(r.diagnostics.empty());
+  EXPECT_FALSE(contains(r.printed, "sdy.")) << r.printed;
+  const std::string global = "{mhlo.sharding = \"{devices=[2,2]<=[4] last_tile_dim_replicate}\"}";
+  const std::string local =
+      "{mhlo.sharding = \"{devices=[1,2,2]<=[4] last_tile_dims={manual, replicated}}\"}";
+  EXPECT_TRUE(contains(r.printed, "\"mhlo.copy\"(%arg0) " + global)) << r.printed;
+  EXPECT_TRUE(contains(r.printed, "stablehlo.custom_call @SPMDFullToShardShape(%0) " + local))
       << r.printed;
-  EXPECT_TRUE(contains(r.printed, "in_shardings=[<mesh<[\"x\"=2, \"y\"=2]>, [{\"x\"}]>]"))
+  EXPECT_TRUE(contains(r.printed, "stablehlo.abs %1 " + local)) << r.printed;
+  EXPECT_TRUE(contains(r.printed, "\"mhlo.copy\"(%2) " + local)) << r.printed;
+  EXPECT_TRUE(contains(r.printed, "stablehlo.custom_call @SPMDShardToFullShape(%3) " + global))
       << r.printed;
 }
 
