@@ -294,7 +294,13 @@ bool runGspmdExportPipeline(ir::Module& module, ExportShardingsOptions options,
   if (!exportSdyOps(module, sink) || !exportManualComputations(module, sink))
     return false;
   options.addMissingShardingToControlFlow = true;
-  return exportShardings(module, options, sink);
+  if (!exportShardings(module, options, sink))
+    return false;
+  // XLA's pipeline consumes the names the named-computation export leaves on functions (its
+  // call-graph unflattening, which ShardScope does not model, reads and drops them).
+  for (ir::Operation* fn : module.functions())
+    fn->removeAttr("sdy.original_func_name");
+  return true;
 }
 
 } // namespace shardscope::import_::gspmd

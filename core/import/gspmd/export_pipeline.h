@@ -24,7 +24,9 @@ bool exportManualComputations(ir::Module& module, support::DiagnosticSink& sink)
 /// XLA's `-xla-sdy-stablehlo-export-pipeline` as far as ShardScope models it:
 /// `exportNamedComputations` (a step of core/import/common, skipped when null), `exportSdyOps`,
 /// `exportManualComputations`, then `exportShardings` with missing control-flow shardings added.
-/// (Host callbacks are not rewritten.)
+/// The `sdy.original_func_name` markers of exported named computations are dropped at the end,
+/// as XLA's call-graph unflattening (not modelled) drops them. (Host callbacks are not
+/// rewritten.)
 bool runGspmdExportPipeline(ir::Module& module, ExportShardingsOptions options,
                             const PipelineStep& exportNamedComputations,
                             support::DiagnosticSink& sink);
