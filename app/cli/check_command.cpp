@@ -4,6 +4,7 @@
 
 #include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
+#include "core/import/gspmd/export_shardings.h"
 #include "core/ir/attribute.h"
 #include "core/sharding/mesh_view.h"
 #include "core/sharding/notation.h"
@@ -11,18 +12,28 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <span>
 
 namespace shardscope::cli {
 
 namespace {
 
-// One row of a value table: name, typed notation, PartitionSpec, and where it comes from.
+// One row of a value table: name, typed notation, PartitionSpec, where it comes from, and the
+// sharding as XLA's GSPMD string.
 struct ValueRow {
   std::string name;
   std::string typed;
   std::string spec;
   std::string origin;
+  std::string gspmd;
 };
+
+std::string gspmdOf(const LoadedProgram& program, const ir::TensorSharding* sharding,
+                    std::span<const std::string> manualAxes = {}) {
+  std::string text =
+      sharding ? import_::gspmd::gspmdString(*sharding, *program.module, manualAxes) : "";
+  return text.empty() ? "-" : text;
+}
 
 std::string typedNotation(ir::Type type, const ir::TensorSharding* sharding) {
   if (!type.isTensor())
@@ -47,20 +58,23 @@ ValueRow rowFor(const LoadedProgram& program, const ir::Value& value, std::strin
   const analysis::VarianceSet* v = variance ? variance->varianceOf(value) : nullptr;
   return {displayName(program, &value), typedNotation(value.type(), sharding) + (v ? v->str() : ""),
           sharding ? sharding::partitionSpecNotation(*sharding) : std::string("-"),
-          std::move(origin)};
+          std::move(origin),
+          gspmdOf(program, sharding, import_::gspmd::enclosingManualAxes(value))};
 }
 
 void printRows(const std::vector<ValueRow>& rows) {
-  size_t nameWidth = 0, typedWidth = 0, specWidth = 0;
+  size_t nameWidth = 0, typedWidth = 0, specWidth = 0, originWidth = 0;
   for (const ValueRow& r : rows) {
     nameWidth = std::max(nameWidth, r.name.size());
     typedWidth = std::max(typedWidth, r.typed.size());
     specWidth = std::max(specWidth, r.spec.size());
+    originWidth = std::max(originWidth, r.origin.size());
   }
   for (const ValueRow& r : rows)
-    std::printf("    %-*s  %-*s  %-*s  %s\n", static_cast<int>(nameWidth), r.name.c_str(),
+    std::printf("    %-*s  %-*s  %-*s  %-*s  %s\n", static_cast<int>(nameWidth), r.name.c_str(),
                 static_cast<int>(typedWidth), r.typed.c_str(), static_cast<int>(specWidth),
-                r.spec.c_str(), r.origin.c_str());
+                r.spec.c_str(), static_cast<int>(originWidth), r.origin.c_str(),
+                r.gspmd.c_str());
 }
 
 void printMeshes(const ir::Module& module) {
@@ -98,7 +112,7 @@ void printManualValues(const LoadedProgram& program, const analysis::ManualCompu
                         (in ? " of " : " as ") + typedNotation(v.globalType, &v.sharding);
     rows.push_back({std::string(in ? "  in   " : "  out  ") + displayName(program, local),
                     typed + (set ? set->str() : ""), sharding::partitionSpecNotation(v.sharding),
-                    where});
+                    where, gspmdOf(program, &v.sharding)});
   };
   for (const analysis::LocalValueView& v : view.arguments)
     add(v, v.index < body.numArguments() ? body.argument(v.index) : nullptr, /*in=*/true);
@@ -192,7 +206,7 @@ void printFunction(const LoadedProgram& program, const ir::Operation& fn,
     std::string typed = t.isTensor() && s ? sharding::jaxTypedNotation(s->sharding, t) : t.str();
     results.push_back({"#" + std::to_string(i), typed,
                        s ? sharding::partitionSpecNotation(s->sharding) : std::string("-"),
-                       "result"});
+                       "result", gspmdOf(program, s ? &s->sharding : nullptr)});
   }
   std::printf("  results\n");
   if (results.empty())

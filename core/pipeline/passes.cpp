@@ -11,6 +11,7 @@ void registerBuiltinPasses(PassRegistry& registry) {
   registerPropagationPasses(registry);
   registerPartitionPasses(registry);
   registerExportPipeline(registry);
+  registerXlaGspmdPasses(registry);
   registerXlaRoundTripPasses(registry);
 }
 

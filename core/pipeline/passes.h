@@ -63,6 +63,12 @@ bool runExportSteps(ir::Module& module, const ExportOptions& options,
 /// `sdy-remove-sharding-groups`, `sdy-drop-sharding-rules` (register_export_pipeline.cpp).
 void registerExportPipeline(PassRegistry& registry);
 
+/// Adds XLA's GSPMD import and export (core/import/gspmd): `xla-sdy-import-shardings`,
+/// `xla-sdy-shard-map-import`, `xla-sdy-stablehlo-import-pipeline`,
+/// `xla-sdy-mhlo-import-pipeline`, `xla-sdy-stablehlo-export-shardings`,
+/// `xla-sdy-stablehlo-export-pipeline` (register_xla_gspmd_passes.cpp).
+void registerXlaGspmdPasses(PassRegistry& registry);
+
 /// Adds the passes of XLA's Shardy integration (core/import): `xla-sdy-import-constants`,
 /// `xla-sdy-import-sdy-custom-calls`, `xla-sdy-open-while-free-vars-sharding`, the round-trip
 /// import and export pipelines and their steps (register_xla_round_trip_passes.cpp).

@@ -391,14 +391,15 @@ void writeValues(const Json& data, size_t maxRows, std::string& out) {
     out += "; first " + std::to_string(maxRows) + " shown (the JSON report lists all)";
   out += "</span></div><div class=\"scroll\"><table id=\"value-table\"><thead><tr><th>function</th>"
          "<th>value</th><th>defined by</th><th>loc</th><th>JAX type</th><th>PartitionSpec</th>"
-         "<th>Shardy</th><th>variance</th></tr></thead><tbody>";
+         "<th>Shardy</th><th>GSPMD</th><th>variance</th></tr></thead><tbody>";
   for (size_t i = 0; i < rows.size() && i < maxRows; ++i) {
     const Json& r = rows[i];
     out += "<tr><td>@" + esc(r["function"]) + "</td><td class=\"mono\">" + esc(r["name"]) +
            "</td><td class=\"mono\">" + esc(r["op"]) + jaxNameSpan(r) + "</td><td class=\"mono\">" +
            locText(r["loc"]) + "</td><td class=\"mono\">" + esc(r["typed"]) +
            "</td><td class=\"mono\">" + esc(r["partitionSpec"]) + "</td><td class=\"mono\">" +
-           esc(r["shardy"]) + "</td><td class=\"mono\">" + esc(r["variance"]) + "</td></tr>";
+           esc(r["shardy"]) + "</td><td class=\"mono\">" + esc(r["gspmd"]) +
+           "</td><td class=\"mono\">" + esc(r["variance"]) + "</td></tr>";
   }
   out += "</tbody></table></div></section>\n";
 }

@@ -5,6 +5,7 @@
 
 #include "core/analysis/collective_cost.h"
 #include "core/analysis/shard_map_analysis.h"
+#include "core/import/gspmd/export_shardings.h"
 #include "core/session/execution.h"
 #include "core/sharding/mesh_view.h"
 #include "core/sharding/notation.h"
@@ -69,8 +70,8 @@ Json meshesJson(const ir::Module& module) {
   return meshes;
 }
 
-Json valueRow(const std::string& function, const std::string& name, const std::string& op,
-              support::SourceLocation loc, const ir::Value& value,
+Json valueRow(const ir::Module& module, const std::string& function, const std::string& name,
+              const std::string& op, support::SourceLocation loc, const ir::Value& value,
               const analysis::VarianceAnalysis& variance, const std::string& jaxName) {
   std::optional<ir::TensorSharding> scratch;
   const ir::TensorSharding* s = sharding::valueShardingRef(value, scratch);
@@ -83,6 +84,9 @@ Json valueRow(const std::string& function, const std::string& name, const std::s
               {"typed", layout::typedLabel(value) + (v ? v->str() : "")},
               {"partitionSpec", s ? sharding::partitionSpecNotation(*s) : ""},
               {"shardy", s ? sharding::shardyNotation(*s) : ""},
+              {"gspmd", s ? import_::gspmd::gspmdString(
+                                *s, module, import_::gspmd::enclosingManualAxes(value))
+                          : ""},
               {"variance", v ? v->str() : ""}};
   if (!jaxName.empty())
     row["jaxName"] = jaxName;
@@ -112,8 +116,9 @@ Json valuesJson(const ir::Module& module, session::Stage stage, size_t maxRows,
       if (count++ >= maxRows)
         return;
       auto it = names.find(&value);
-      rows.push_back(valueRow(fname, it == names.end() ? unknown : it->second, std::string(op),
-                              loc, value, shardMaps.variance, module.jaxName(value)));
+      rows.push_back(valueRow(module, fname, it == names.end() ? unknown : it->second,
+                              std::string(op), loc, value, shardMaps.variance,
+                              module.jaxName(value)));
     };
     for (const auto& arg : body->arguments())
       add(*arg, "argument", fn->loc());
