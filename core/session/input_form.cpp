@@ -1,113 +1,63 @@
 #include "core/session/input_form.h"
 
+#include "core/import/common/common_import_steps.h"
+#include "core/import/gspmd/gspmd_program.h"
+#include "core/import/round_trip/round_trip_import.h"
 #include "core/io/mlir/mlir.h"
-#include "core/pipeline/pass_manager.h"
 #include "core/sharding/verifier.h"
 
-#include <span>
 #include <string>
 
 namespace shardscope::session {
 
 namespace {
 
-constexpr std::string_view kGspmdShardingAttr = "mhlo.sharding";
-constexpr std::string_view kFrontendAttrs = "mhlo.frontend_attributes";
-constexpr std::string_view kRoundTripPrefix = "xla.sdy.";
-
-struct FormScan {
-  bool shardy = false;
-  bool gspmd = false;
-  bool roundTrip = false;
-};
-
-bool hasRoundTripEntry(const ir::Attribute& attr) {
-  const auto* dict = attr.as<ir::DictionaryAttr>();
-  if (!dict)
-    return false;
-  for (const ir::NamedAttribute& entry : dict->entries)
-    if (std::string_view(entry.name).starts_with(kRoundTripPrefix))
-      return true;
-  return false;
-}
-
-// Looks at one attribute dictionary: an op's, or (through `arg_attrs` and `res_attrs`) a
-// function argument's or result's.
-void scanAttributes(const std::vector<ir::NamedAttribute>& attrs, FormScan& scan) {
-  for (const ir::NamedAttribute& attr : attrs) {
-    ir::Attribute value(attr.value);
-    if (attr.name == kGspmdShardingAttr)
-      scan.gspmd = true;
-    else if (attr.name == "sdy.sharding")
-      scan.shardy = true;
-    else if (attr.name == kFrontendAttrs && hasRoundTripEntry(value))
-      scan.roundTrip = true;
-    else if (attr.name == "arg_attrs" || attr.name == "res_attrs")
-      if (const auto* array = value.as<ir::ArrayAttr>())
-        for (const ir::Attribute& element : array->elements)
-          if (const auto* dict = element.as<ir::DictionaryAttr>())
-            scanAttributes(dict->entries, scan);
-  }
-}
-
-void scanOp(const ir::Operation& op, FormScan& scan) {
-  scanAttributes(op.attributes(), scan);
-  if (op.is("sdy.mesh"))
-    scan.shardy = true;
-  if (op.is("stablehlo.custom_call")) {
-    const auto* target = op.attr("call_target_name").as<ir::StringAttr>();
-    if (target) {
-      std::string_view name = target->value;
-      if (name == "Sharding" || name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape")
-        scan.gspmd = true;
-      else if (name.starts_with(kRoundTripPrefix))
-        scan.roundTrip = true;
+bool hasShardyShardings(const ir::Module& module) {
+  bool found = false;
+  auto scan = [&](const std::vector<ir::NamedAttribute>& attrs, auto& self) -> void {
+    for (const ir::NamedAttribute& attr : attrs) {
+      if (attr.name == "sdy.sharding") {
+        found = true;
+        return;
+      }
+      if (attr.name == "arg_attrs" || attr.name == "res_attrs")
+        if (const auto* array = ir::Attribute(attr.value).as<ir::ArrayAttr>())
+          for (const ir::Attribute& element : array->elements)
+            if (const auto* dict = element.as<ir::DictionaryAttr>())
+              self(dict->entries, self);
     }
-  }
+  };
+  module.op().walk([&](const ir::Operation& op) {
+    if (!found && op.is("sdy.mesh"))
+      found = true;
+    if (!found)
+      scan(op.attributes(), scan);
+  });
+  return found;
 }
 
-// The pass XLA runs to bring `form` into Shardy's form; empty when there is nothing to import.
-std::string_view importPipelineFor(InputForm form) {
+bool importForm(ir::Module& module, InputForm form, support::DiagnosticSink& sink) {
   switch (form) {
   case InputForm::Gspmd:
-    return "xla-sdy-stablehlo-import-pipeline";
+    // What `-xla-sdy-stablehlo-import-pipeline` runs, with shardings it cannot read kept as
+    // warnings instead of failing the load.
+    return import_::runCommonPreImport(module, {}, sink) &&
+           import_::importGspmdProgram(module, sink) && import_::runCommonPostImport(module, sink);
   case InputForm::ShardyRoundTrip:
-    return "xla-sdy-round-trip-import-pipeline";
+    return import_::importSdyRoundTripProgram(module, sink);
   case InputForm::Unsharded:
   case InputForm::Shardy:
     break;
   }
-  return {};
-}
-
-bool importForm(ir::Module& module, InputForm form, uint32_t fileId,
-                support::DiagnosticSink& sink) {
-  std::string_view passName = importPipelineFor(form);
-  if (passName.empty())
-    return true;
-  const pipeline::PassInfo* info = pipeline::PassRegistry::builtin().lookup(passName);
-  if (!info) {
-    sink.error({fileId, 1, 1, 0}, "the program's shardings are in " +
-                                      std::string(inputFormName(form)) + " form, but this build "
-                                      "has no -" + std::string(passName) + " to import them");
-    return false;
-  }
-  pipeline::PassInvocation invocation{info, {}};
-  return pipeline::runPasses(module, std::span(&invocation, 1), sink);
-}
-
-bool carriesSharding(const ir::Module& module) {
-  FormScan scan;
-  module.op().walk([&](const ir::Operation& op) { scanOp(op, scan); });
-  return scan.shardy || scan.gspmd || scan.roundTrip;
+  return true;
 }
 
 // A module compiled for several partitions that shows no sharding is the worst thing to show
 // silently: the user would take it for an unsharded program.
-void warnIfShardingMissing(const ir::Module& module, uint32_t fileId,
+void warnIfShardingMissing(const ir::Module& module, InputForm form, uint32_t fileId,
                            support::DiagnosticSink& sink) {
   const auto* partitions = module.op().attr("mhlo.num_partitions").as<ir::IntegerAttr>();
-  if (!partitions || partitions->value <= 1 || carriesSharding(module))
+  if (!partitions || partitions->value <= 1 || form != InputForm::Unsharded)
     return;
   support::SourceLocation at = module.op().loc();
   if (at.fileId != fileId)
@@ -141,22 +91,21 @@ std::string_view inputFormDescription(InputForm form) {
   case InputForm::Shardy:
     return "Shardy dialect (sdy.mesh, #sdy.sharding)";
   case InputForm::Gspmd:
-    return "GSPMD (mhlo.sharding strings), imported as XLA's -xla-sdy-stablehlo-import-pipeline";
+    return "GSPMD (mhlo.sharding strings, @Sharding and @SPMDFullToShardShape calls), imported "
+           "into Shardy's form as XLA's -xla-sdy-stablehlo-import-pipeline does";
   case InputForm::ShardyRoundTrip:
-    return "Shardy round-trip (xla.sdy.* frontend attributes), imported as XLA's "
-           "-xla-sdy-round-trip-import-pipeline";
+    return "Shardy round-trip (xla.sdy.* frontend attributes and custom calls), imported as "
+           "XLA's -xla-sdy-round-trip-import-pipeline does";
   }
   return "";
 }
 
 InputForm detectInputForm(const ir::Module& module) {
-  FormScan scan;
-  module.op().walk([&](const ir::Operation& op) { scanOp(op, scan); });
-  if (scan.roundTrip)
+  if (import_::hasSdyRoundTripAttrs(module))
     return InputForm::ShardyRoundTrip;
-  if (scan.gspmd)
+  if (import_::hasGspmdShardings(module))
     return InputForm::Gspmd;
-  if (scan.shardy)
+  if (hasShardyShardings(module))
     return InputForm::Shardy;
   return InputForm::Unsharded;
 }
@@ -168,11 +117,11 @@ LoadedModule loadModule(std::string_view text, uint32_t fileId, support::Diagnos
   if (!module || tracking.hadError())
     return loaded;
   loaded.form = detectInputForm(*module);
-  if (!importForm(*module, loaded.form, fileId, tracking) || tracking.hadError())
+  if (!importForm(*module, loaded.form, tracking) || tracking.hadError())
     return loaded;
   if (!sharding::verifyModule(*module, tracking) || tracking.hadError())
     return loaded;
-  warnIfShardingMissing(*module, fileId, tracking);
+  warnIfShardingMissing(*module, loaded.form, fileId, tracking);
   loaded.module = std::move(module);
   return loaded;
 }

@@ -306,9 +306,11 @@ void Printer::printOperation(const Operation& op) {
   }
   const OpFormat* format = lookupOpFormat(op.name());
   if (format && format->print) {
-    // Inside functions the `func` dialect is the default: `return`, `call`.
+    // `func.func` makes `func` the default dialect of its body (`return`, `call`); the regions of
+    // other ops have none, so a call inside a while or a manual computation is `func.call`.
     std::string_view name = op.name();
-    if (name.starts_with("func.") && name != "func.func")
+    const Operation* parent = op.parentOp();
+    if (name.starts_with("func.") && parent && parent->is("func.func"))
       name.remove_prefix(5);
     m_out += name;
     format->print(*this, op);

@@ -45,7 +45,7 @@ func.func @main(%arg0: tensor<8xf32>) -> (tensor<8xf32> {mhlo.sharding = "{devic
 TEST(InputFormTest, GspmdShardingCustomCall) {
   EXPECT_EQ(formOf(R"(
 func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
-  %0 = stablehlo.custom_call @Sharding(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 })"),
             InputForm::Gspmd);

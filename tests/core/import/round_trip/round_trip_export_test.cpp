@@ -151,12 +151,12 @@ func.func private @baz_0(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@m
 )");
   ASSERT_TRUE(run.ok);
   // %arg0 is sharded [{}, {"y"}] but @baz expects [{}, {}]: a copy carries the expected one.
-  EXPECT_TRUE(contains(run.printed, "\"mhlo.copy\"(%arg0) {sdy.sharding = "
+  EXPECT_TRUE(contains(run.printed, "mhlo.copy %arg0 {sdy.sharding = "
                                     "#sdy.sharding_per_value<[<@mesh, [{}, {}]>]>}"))
       << run.printed;
   EXPECT_TRUE(contains(run.printed, "%1 = call @baz(%0)")) << run.printed;
   // The first call's result is sharded [{"x"}, {}]: the second call copies it too.
-  EXPECT_TRUE(contains(run.printed, "%2 = \"mhlo.copy\"(%1)")) << run.printed;
+  EXPECT_TRUE(contains(run.printed, "%2 = mhlo.copy %1 ")) << run.printed;
   EXPECT_TRUE(contains(run.printed, "%3 = call @baz(%2)")) << run.printed;
   EXPECT_FALSE(contains(run.printed, "call @baz_0")) << run.printed;
   EXPECT_FALSE(contains(run.printed, "original_func_name")) << run.printed;
