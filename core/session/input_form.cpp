@@ -3,7 +3,9 @@
 #include "core/import/common/common_import_steps.h"
 #include "core/import/gspmd/gspmd_program.h"
 #include "core/import/round_trip/round_trip_import.h"
+#include "core/import/gspmd/export_shardings.h"
 #include "core/io/mlir/mlir.h"
+#include "core/sharding/value_sharding.h"
 #include "core/sharding/verifier.h"
 
 #include <string>
@@ -124,6 +126,13 @@ LoadedModule loadModule(std::string_view text, uint32_t fileId, support::Diagnos
   warnIfShardingMissing(*module, loaded.form, fileId, tracking);
   loaded.module = std::move(module);
   return loaded;
+}
+
+std::string gspmdNotation(const ir::Module& module, const ir::Value& value) {
+  std::optional<ir::TensorSharding> s = sharding::valueSharding(value);
+  if (!s)
+    return {};
+  return import_::gspmd::gspmdString(*s, module, import_::gspmd::enclosingManualAxes(value));
 }
 
 } // namespace shardscope::session

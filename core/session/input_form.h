@@ -7,6 +7,7 @@
 #include "core/support/diagnostic.h"
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace shardscope::session {
@@ -40,5 +41,10 @@ struct LoadedModule {
 /// understood, and about a module that declares several partitions but carries no sharding ShardScope
 /// can read. A null module after reporting at least one error to `sink`.
 LoadedModule loadModule(std::string_view text, uint32_t fileId, support::DiagnosticSink& sink);
+
+/// The sharding of `value` (of `module`) as XLA's HLO dumps print it
+/// (`{devices=[2,2]<=[4]}`), manual axes of enclosing manual computations included; empty when
+/// the value has no sharding.
+std::string gspmdNotation(const ir::Module& module, const ir::Value& value);
 
 } // namespace shardscope::session

@@ -156,6 +156,8 @@ private Q_SLOTS:
     QVERIFY2(inspector.contains(QStringLiteral("f32[8@x,16@y]")), qPrintable(inspector));
     QVERIFY(inspector.contains(QStringLiteral("P('x', 'y')")));
     QVERIFY(inspector.contains(QStringLiteral("#sdy.sharding<@mesh, [{\"x\"}, {\"y\"}]>")));
+    // ... and XLA's: a 2x2 tiling of the four devices in mesh order.
+    QVERIFY2(inspector.contains(QStringLiteral("{devices=[2,2]<=[4]}")), qPrintable(inspector));
     // Mesh: sharded on both axes, so every device holds its own block.
     const QVector<int> groups = window.findChild<MeshView*>()->deviceGroups();
     QCOMPARE(groups.size(), 4);
@@ -591,6 +593,25 @@ private Q_SLOTS:
     QVERIFY2(gradient->toolTip().contains(QStringLiteral("rank-0")), qPrintable(gradient->toolTip()));
     auto* panel = window.findChild<GradientPanel*>();
     QVERIFY(panel->summary()->text().contains(QStringLiteral("No gradient")));
+  }
+
+  // A JAX export keeps JAX's names in its locations: the Inspector shows the one of the add in
+  // the shard_map body, written as `loc("add:"("jit(f)/shard_map/add"(...)))`.
+  void inspectorShowsJaxNames() {
+    MainWindow window;
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/jax/shard_map_shift.mlir")));
+    auto* values = window.findChild<ValuesPanel*>();
+    QVERIFY(values);
+    QString addId;
+    for (const ValueRow& v : window.context()->program()->stage(StageId::AsWritten).values)
+      if (v.opName == QLatin1String("stablehlo.add"))
+        addId = v.id;
+    QVERIFY(!addId.isEmpty());
+    window.context()->selectValue(addId);
+    const QString text =
+        window.findChild<QTextBrowser*>(QStringLiteral("inspectorPanel"))->toPlainText();
+    QVERIFY2(text.contains(QStringLiteral("JAX name")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("jit(f)/shard_map/add")), qPrintable(text));
   }
 
   // The Inspector shows the origin chain of a propagated sharding: tanh's result in the MLP

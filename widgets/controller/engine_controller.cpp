@@ -10,6 +10,7 @@
 #include "core/autodiff/function_costs.h"
 #include "core/io/mlir/mlir.h"
 #include "core/ir/attribute.h"
+#include "core/session/debug_name.h"
 #include "core/session/execution.h"
 #include "core/session/program.h"
 #include "core/sharding/notation.h"
@@ -116,11 +117,13 @@ bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
       row.typed = QString::fromStdString(sharding::jaxTypedNotation(*s, value.type()));
       row.spec = QString::fromStdString(sharding::partitionSpecNotation(*s));
       row.shardy = QString::fromStdString(sharding::shardyNotation(*s));
+      row.gspmd = QString::fromStdString(session::gspmdNotation(module, value));
       // The layout the data really has: partial results before an all_reduce differ per device.
       row.layout = layoutInfo(module, *sharding::heldSharding(value), value.type());
     } else {
       row.typed = QString::fromStdString(plainTyped(value.type()));
     }
+    row.jaxName = qs(session::debugNameOf(module, value).jaxName);
     if (shardMaps)
       if (const analysis::VarianceSet* v = shardMaps->variance.varianceOf(value))
         row.variance = QString::fromStdString(v->str());

@@ -72,6 +72,8 @@ struct ValueRow {
   QString typed;   ///< JAX typed notation
   QString spec;    ///< PartitionSpec
   QString shardy;  ///< Shardy attribute
+  QString gspmd;   ///< the same as XLA's GSPMD string
+  QString jaxName; ///< what JAX called it (`jit(f)/jit(main)/dot_general`), from its location
   QString variance;
   int line = 0;
   int column = 0;

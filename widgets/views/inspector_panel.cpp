@@ -66,6 +66,10 @@ void InspectorPanel::refresh() {
   html += row(tr("JAX type"), v->typed);
   html += row(tr("PartitionSpec"), v->spec.isEmpty() ? tr("(unsharded)") : v->spec);
   html += row(tr("Shardy"), v->shardy.isEmpty() ? tr("(none)") : v->shardy);
+  if (!v->gspmd.isEmpty())
+    html += row(tr("GSPMD"), v->gspmd);
+  if (!v->jaxName.isEmpty())
+    html += row(tr("JAX name"), v->jaxName);
   if (!v->variance.isEmpty())
     html += row(tr("Variance"), v->variance);
   if (v->layout.valid) {
