@@ -12,6 +12,8 @@ namespace shardscope::cli {
 /// Reads `path` (or standard input for "-") into `text`. Reports a clear error to stderr and
 /// returns false when the file cannot be read.
 bool readInput(const std::string& path, std::string& text);
+/// The same without printing: `error` says why it failed.
+bool readInputText(const std::string& path, std::string& text, std::string& error);
 
 /// Writes `text` to `path` atomically (a temporary file renamed into place), or to standard
 /// output when `path` is empty or "-". Returns false after printing an error.

@@ -17,7 +17,7 @@
 
 namespace shardscope::cli {
 
-bool readInput(const std::string& path, std::string& text) {
+bool readInputText(const std::string& path, std::string& text, std::string& error) {
   if (path == "-") {
     std::ostringstream ss;
     ss << std::cin.rdbuf();
@@ -26,24 +26,30 @@ bool readInput(const std::string& path, std::string& text) {
   }
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    std::fprintf(stderr, "shardscope-cli: error: could not open input file '%s': no such file\n",
-                 path.c_str());
+    error = "could not open input file '" + path + "': no such file";
     return false;
   }
   if (std::filesystem::is_directory(path, ec)) {
-    std::fprintf(stderr, "shardscope-cli: error: '%s' is a directory, not a program file\n",
-                 path.c_str());
+    error = "'" + path + "' is a directory, not a program file";
     return false;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    std::fprintf(stderr, "shardscope-cli: error: could not open input file '%s'\n", path.c_str());
+    error = "could not open input file '" + path + "'";
     return false;
   }
   std::ostringstream ss;
   ss << in.rdbuf();
   text = ss.str();
   return true;
+}
+
+bool readInput(const std::string& path, std::string& text) {
+  std::string error;
+  if (readInputText(path, text, error))
+    return true;
+  std::fprintf(stderr, "shardscope-cli: error: %s\n", error.c_str());
+  return false;
 }
 
 bool writeOutput(const std::string& path, const std::string& text) {

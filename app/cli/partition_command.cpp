@@ -2,6 +2,7 @@
 // lists every collective — written in the program or inserted by partitioning — with why it is
 // there and what it costs under the ring model.
 #include "app/cli/cli_support.h"
+#include "app/cli/program.h"
 
 #include "core/analysis/collective_cost.h"
 #include "core/io/mlir/mlir.h"
@@ -98,10 +99,7 @@ int runPartition(const std::vector<std::string>& args) {
     std::fprintf(stderr, "shardscope-cli: error: missing FILE\n");
     return 1;
   }
-  std::string text;
-  if (!readInput(o.file, text))
-    return 1;
-  support::SourceManager placeholder;
+  support::SourceManager loadSources;
   struct Sink final : support::DiagnosticSink {
     const support::SourceManager* sources = nullptr;
     void report(support::Diagnostic d) override {
@@ -110,8 +108,8 @@ int runPartition(const std::vector<std::string>& args) {
       std::fwrite(formatted.data(), 1, formatted.size(), stderr);
     }
   } sink;
-  sink.sources = &placeholder;
-  auto program = session::Program::fromText(o.file == "-" ? "<stdin>" : o.file, text, sink);
+  sink.sources = &loadSources;
+  auto program = loadSessionProgram(o.file, loadSources, sink);
   if (!program)
     return 1;
   sink.sources = &program->sources();

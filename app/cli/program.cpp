@@ -39,6 +39,19 @@ std::unique_ptr<LoadedProgram> loadProgram(const std::string& path) {
   return program;
 }
 
+std::unique_ptr<session::Program> loadSessionProgram(const std::string& path,
+                                                     support::SourceManager& sources,
+                                                     support::DiagnosticSink& sink) {
+  std::string text, error;
+  if (!readInputText(path, text, error)) {
+    sink.error({}, error);
+    return nullptr;
+  }
+  std::string name = path == "-" ? "<stdin>" : path;
+  sources.addBuffer(name, text);
+  return session::Program::fromText(std::move(name), std::move(text), sink);
+}
+
 std::vector<NamedValue> findValuesByName(const LoadedProgram& program, const std::string& name,
                                          const std::string& function) {
   std::string wanted = name.starts_with('%') ? name : "%" + name;

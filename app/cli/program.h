@@ -2,6 +2,7 @@
 
 #include "core/ir/module.h"
 #include "core/session/input_form.h"
+#include "core/session/program.h"
 #include "core/support/source_manager.h"
 
 #include <memory>
@@ -25,6 +26,14 @@ struct LoadedProgram {
 /// Reads, parses and verifies `path`. Diagnostics are printed to stderr with caret context.
 /// Returns null on any error (unreadable or empty file, syntax error, invalid sharding).
 std::unique_ptr<LoadedProgram> loadProgram(const std::string& path);
+
+/// Reads `path` (`-`: standard input) and loads it as a session program (parse, import, verify).
+/// The text is first added to `sources` too, under the same name and so the same file id as in the
+/// program, so that `sink` can show load diagnostics with their source line even when the load
+/// fails and the program (with its own copy) is gone. Null after reporting why.
+std::unique_ptr<session::Program> loadSessionProgram(const std::string& path,
+                                                     support::SourceManager& sources,
+                                                     support::DiagnosticSink& sink);
 
 /// A value found by name, with the function holding it.
 struct NamedValue {

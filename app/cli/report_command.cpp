@@ -1,6 +1,7 @@
 // `shardscope-cli report FILE -o OUT`: an HTML, SVG, DOT or JSON report of a program, written
 // atomically (a failed or interrupted run leaves no partial file).
 #include "app/cli/cli_support.h"
+#include "app/cli/program.h"
 
 #include "core/report/report.h"
 #include "core/support/atomic_file.h"
@@ -109,6 +110,8 @@ std::optional<session::Stage> stageArg(const std::string& name, std::string& err
 // Prints diagnostics with caret context once the program's sources are known.
 struct Sink final : support::DiagnosticSink {
   const support::SourceManager* sources = nullptr;
+  /// Holds the program's text while it loads, so that load diagnostics are located too.
+  support::SourceManager loadSources;
   void report(support::Diagnostic d) override {
     std::string text = d.loc.isValid() && sources ? sources->format(d)
                                                   : "shardscope-cli: error: " + d.message + "\n";
@@ -118,7 +121,8 @@ struct Sink final : support::DiagnosticSink {
 
 std::unique_ptr<session::Program> load(const std::string& path, Sink& sink) {
   support::ErrorTrackingSink tracking(sink);
-  auto program = session::Program::load(path, tracking);
+  sink.sources = &sink.loadSources;
+  auto program = loadSessionProgram(path, sink.loadSources, tracking);
   if (!program && !tracking.hadError())
     fail("cannot load '" + path + "'");
   return program;

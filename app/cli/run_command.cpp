@@ -2,6 +2,7 @@
 // program, lowered from the sharded one), optionally checking each step against the unsharded
 // reference run, and writes the results as .npy files and the execution trace.
 #include "app/cli/cli_support.h"
+#include "app/cli/program.h"
 
 #include "core/io/npy/npy.h"
 #include "core/session/execution.h"
@@ -202,7 +203,7 @@ int runRunBody(const RunOptions& o, MpiRun& mpi) {
   } sink;
   sink.sources = &fallback;
   support::ErrorTrackingSink tracking(sink);
-  auto program = session::Program::load(o.file, tracking);
+  auto program = loadSessionProgram(o.file, fallback, tracking);
   if (!program) {
     if (!tracking.hadError())
       return fail("cannot load '" + o.file + "'");

@@ -512,6 +512,8 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
   deriver.finish();
   tables(true);
   Json diags = Json::array();
+  for (const support::Diagnostic& d : program.loadDiagnostics())
+    diags.push_back(diagnosticJson(program, d));
   for (const support::Diagnostic& d : diagnostics.diagnostics())
     diags.push_back(diagnosticJson(program, d));
   data["diagnostics"] = diags;

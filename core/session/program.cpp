@@ -124,7 +124,19 @@ std::unique_ptr<Program> Program::fromText(std::string name, std::string text,
 }
 
 std::unique_ptr<ir::Module> Program::parse(support::DiagnosticSink& sink) {
-  LoadedModule loaded = loadModule(m_sources.text(m_fileId), m_fileId, sink);
+  // Forwards everything and keeps what is not an error.
+  struct KeepingSink final : support::DiagnosticSink {
+    KeepingSink(support::DiagnosticSink& next, std::vector<support::Diagnostic>& kept)
+        : next(next), kept(kept) {}
+    void report(support::Diagnostic diagnostic) override {
+      if (diagnostic.severity != support::Severity::Error)
+        kept.push_back(diagnostic);
+      next.report(std::move(diagnostic));
+    }
+    support::DiagnosticSink& next;
+    std::vector<support::Diagnostic>& kept;
+  } keeping(sink, m_loadDiagnostics);
+  LoadedModule loaded = loadModule(m_sources.text(m_fileId), m_fileId, keeping);
   m_inputForm = loaded.form;
   return std::move(loaded.module);
 }

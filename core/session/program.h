@@ -104,6 +104,9 @@ public:
   const std::string& path() const { return m_sources.name(m_fileId); }
   /// The form the program's shardings were written in (they are in Shardy's form once loaded).
   InputForm inputForm() const { return m_inputForm; }
+  /// The warnings of a successful load (shardings that could not be read, ...), which were also
+  /// reported to the load's sink: reports list them with the analyses' findings.
+  const std::vector<support::Diagnostic>& loadDiagnostics() const { return m_loadDiagnostics; }
 
   /// The module of `stage`, computing it (and the stages it derives from, all cached) on first
   /// use. Returns null after reporting to `sink` when the stage's passes fail, or when `cancel`
@@ -179,6 +182,7 @@ private:
   support::SourceManager m_sources;
   uint32_t m_fileId = 0;
   InputForm m_inputForm = InputForm::Unsharded;
+  std::vector<support::Diagnostic> m_loadDiagnostics;
   std::array<std::unique_ptr<ir::Module>, kAllStages.size()> m_stages;
   std::array<std::string, kAllStages.size()> m_defaultFunctions;
   std::array<std::unique_ptr<Program>, kGradientStages.size()> m_gradientPrograms;
