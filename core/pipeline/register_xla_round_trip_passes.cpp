@@ -63,15 +63,8 @@ bool runRoundTripTestingPipeline(ir::Module& module, const PassOptions& options,
 
 bool runExportNamedComputations(ir::Module& module, const PassOptions& options,
                                 support::DiagnosticSink& sink) {
-  // TODO(round-trip): XLA's `dedup-functions-fully` reuses one function for named
-  // computations of the same name with different shardings (inserting copies). Not modelled
-  // yet, so it is refused rather than answered differently.
-  if (options.getBool("dedup-functions-fully", false)) {
-    sink.error(module.op().loc(),
-               "xla-sdy-export-named-computations: dedup-functions-fully=true is not supported");
-    return false;
-  }
-  return import_::exportNamedComputations(module, sink);
+  return import_::exportNamedComputations(module, options.getBool("dedup-functions-fully", false),
+                                          sink);
 }
 
 bool runUnflattenCallGraph(ir::Module& module, const PassOptions& options,
