@@ -136,6 +136,13 @@ void registerXlaRoundTripPasses(PassRegistry& registry) {
                 {"enable-constant-import", "lift-and-dedup-meshes", "enable-hlo-sharding-v3",
                  "import-only-uninlineable-func-calls"},
                 runRoundTripImportPipeline});
+  // Shardy carries a copy of XLA's round-trip import pipeline under its own name, without
+  // options (so with XLA's defaults); both must give the same module.
+  registry.add({"sdy-round-trip-import-pipeline",
+                "imports a module in Shardy's round-trip form into the sdy dialect (Shardy's "
+                "copy of -xla-sdy-round-trip-import-pipeline)",
+                {},
+                runRoundTripImportPipeline});
 }
 
 } // namespace shardscope::pipeline
