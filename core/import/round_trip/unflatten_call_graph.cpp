@@ -184,9 +184,12 @@ bool unflattenCallGraph(ir::Module& module, bool dedupFunctionsFully,
     insertArgumentCopies(*fn, *call);
     insertResultCopies(*fn, *original, *call);
   }
-  for (ir::Operation* fn : module.functions())
+  // XLA drops the origin and the manual axes from the functions only; calls keep their manual
+  // axes.
+  for (ir::Operation* fn : module.functions()) {
     fn->removeAttr(kOriginalFuncNameAttr);
-  module.op().walk([](ir::Operation& op) { op.removeAttr(kManualAxesAttr); });
+    fn->removeAttr(kManualAxesAttr);
+  }
   return true;
 }
 

@@ -163,3 +163,35 @@ func.func private @baz_0(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@m
 }
 
 } // namespace
+
+namespace {
+
+TEST(UnflattenCallGraphTest, CallsKeepTheirManualAxes) {
+  // XLA's pass drops `xla.sdy.manual_axes` from functions only; calls inside a manual
+  // computation keep it (`calls_same_func_with_manual_axes` in
+  // `unflatten_call_graph_dedup_functions_fully_true.mlir`).
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}]>}) {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}]>] out_shardings=[<@mesh, [{"x", "y"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+    %1 = func.call @foo(%arg1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @foo(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> (tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) attributes {xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} {
+  return %arg0 : tensor<4xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "func.call @foo(%arg1) {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{\"y\"}]>]>, "
+                                    "xla.sdy.manual_axes = #sdy<manual_axes{\"x\"}>}"))
+      << run.printed;
+  EXPECT_FALSE(contains(run.printed, "attributes {xla.sdy.manual_axes")) << run.printed;
+}
+
+} // namespace
