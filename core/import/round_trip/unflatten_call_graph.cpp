@@ -82,8 +82,25 @@ ir::Operation* copyWithSharding(ir::Value& value, const ir::TensorSharding& shar
 
 // The sharding of `value` as the ops using it see it: inside a manual computation, a body
 // argument's sharding without the manual axes.
+// As Shardy's `getSharding`, a manual computation's result has its out sharding and a body
+// argument its in sharding.
+const ir::TensorSharding* shardingWithManualComputations(const ir::Value& value) {
+  if (const ir::TensorSharding* sharding = ir::shardingOf(value))
+    return sharding;
+  const ir::Operation* op =
+      value.isBlockArgument() ? value.ownerBlock()->parentOp() : value.definingOp();
+  if (!op || !op->is("sdy.manual_computation"))
+    return nullptr;
+  const auto* shardings =
+      op->attr(value.isBlockArgument() ? "in_shardings" : "out_shardings")
+          .as<ir::ShardingPerValueAttr>();
+  if (!shardings || value.index() >= shardings->shardings.size())
+    return nullptr;
+  return &shardings->shardings[value.index()];
+}
+
 std::optional<ir::TensorSharding> localSharding(const ir::Value& value) {
-  const ir::TensorSharding* sharding = ir::shardingOf(value);
+  const ir::TensorSharding* sharding = shardingWithManualComputations(value);
   if (!sharding)
     return std::nullopt;
   const ir::Operation* owner = value.isBlockArgument() ? value.ownerBlock()->parentOp() : nullptr;

@@ -195,3 +195,34 @@ func.func private @foo(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh,
 }
 
 } // namespace
+
+namespace {
+
+TEST(UnflattenCallGraphTest, ManualComputationResultHasItsOutSharding) {
+  // As Shardy's `getSharding`: the manual computation's result is sharded [{"x", "y"}] (its out
+  // sharding), @bar expects [{"y"}], so a copy reshards it (`calls_same_funcs_with_manual_axes_one_
+  // without` in `unflatten_call_graph_dedup_functions_fully_true.mlir`).
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}]>] out_shardings=[<@mesh, [{"x", "y"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = call @bar(%0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+func.func private @bar(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) {
+  return %arg0 : tensor<8xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "%1 = mhlo.copy %0 {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{\"y\"}]>]>}"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "call @bar(%1)")) << run.printed;
+}
+
+} // namespace
