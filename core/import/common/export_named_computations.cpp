@@ -22,14 +22,17 @@ void collectPostOrder(ir::Operation& op, std::vector<ir::Operation*>& out) {
     out.push_back(&op);
 }
 
-std::string uniqueFunctionName(const ir::Module& module, const std::string& base) {
+// As MLIR's `SymbolTable::insert`: a taken name gets the suffix `_N`, with one counter for the
+// whole pass (so `@bar_0` is followed by `@foo_1`, not `@foo_0`).
+std::string uniqueFunctionName(const ir::Module& module, const std::string& base,
+                               unsigned& uniquingCounter) {
   auto taken = [&](const std::string& name) {
     return module.lookupFunction(name) || module.lookupMeshOp(name);
   };
   if (!taken(base))
     return base;
-  for (int n = 0;; ++n)
-    if (std::string candidate = base + "_" + std::to_string(n); !taken(candidate))
+  for (;;)
+    if (std::string candidate = base + "_" + std::to_string(uniquingCounter++); !taken(candidate))
       return candidate;
 }
 
@@ -75,9 +78,9 @@ std::string nameOf(const ir::Operation& named) {
 
 // A private function holding the body of `named`, with its in/out shardings as the argument/result
 // shardings. Returns the function's (unique) name.
-std::string createFunction(ir::Module& module, ir::Operation& named) {
+std::string createFunction(ir::Module& module, ir::Operation& named, unsigned& uniquingCounter) {
   std::string original = nameOf(named);
-  std::string name = uniqueFunctionName(module, original);
+  std::string name = uniqueFunctionName(module, original, uniquingCounter);
   ir::Operation* fn = outline(module, named, name, original);
   if (const auto* in = named.attr("in_shardings").as<ir::ShardingPerValueAttr>())
     for (unsigned i = 0; i < in->shardings.size(); ++i)
@@ -102,8 +105,8 @@ ir::Operation* replaceByCall(ir::Operation& named, const std::string& callee) {
   return replaceOp(named, std::move(call));
 }
 
-void exportNamedComputation(ir::Module& module, ir::Operation& named) {
-  std::string name = createFunction(module, named);
+void exportNamedComputation(ir::Module& module, ir::Operation& named, unsigned& uniquingCounter) {
+  std::string name = createFunction(module, named, uniquingCounter);
   ir::Attribute out = named.attr("out_shardings");
   ir::Operation* call = replaceByCall(named, name);
   if (out.as<ir::ShardingPerValueAttr>())
@@ -244,7 +247,8 @@ FunctionKey functionKeyOf(const ir::Operation& named) {
 // XLA's `dedup-functions-fully`: one function per name (and manual axes), made from the named
 // computation whose in/out shardings occur most often among those of its name (the earliest on a
 // tie, counting innermost first); every named computation of the name calls it.
-void exportDedupedFully(ir::Module& module, const std::vector<ir::Operation*>& named) {
+void exportDedupedFully(ir::Module& module, const std::vector<ir::Operation*>& named,
+                        unsigned& uniquingCounter) {
   auto printed = [](const ir::Operation& op, const char* attr) {
     ir::Attribute value = op.attr(attr);
     return value ? value.str() : std::string();
@@ -264,7 +268,7 @@ void exportDedupedFully(ir::Module& module, const std::vector<ir::Operation*>& n
   }
   std::map<FunctionKey, std::string> functions;
   for (const FunctionKey& key : order)
-    functions[key] = createFunction(module, *chosen[key].first);
+    functions[key] = createFunction(module, *chosen[key].first, uniquingCounter);
   for (ir::Operation* op : named) {
     const std::string& callee = functions[functionKeyOf(*op)];
     ir::Attribute out = op->attr("out_shardings");
@@ -280,12 +284,13 @@ bool exportNamedComputations(ir::Module& module, bool dedupFunctionsFully,
   std::vector<ir::Operation*> named;
   for (ir::Operation* fn : module.functions())
     collectPostOrder(*fn, named);
+  unsigned uniquingCounter = 0;
   if (dedupFunctionsFully) {
-    exportDedupedFully(module, named);
+    exportDedupedFully(module, named, uniquingCounter);
     return true;
   }
   for (ir::Operation* op : named)
-    exportNamedComputation(module, *op);
+    exportNamedComputation(module, *op, uniquingCounter);
   return true;
 }
 

@@ -130,4 +130,23 @@ TEST(ExportNamedComputationsDedupTest, WithoutTheOptionEachShardingGetsItsFuncti
   EXPECT_EQ(count(printed, "mhlo.copy"), 0u) << printed;
 }
 
+TEST(ExportNamedComputationsTest, TakenNamesShareOneSuffixCounter) {
+  // MLIR's symbol table numbers clashing names with one counter per pass: @bar, @bar_0, then
+  // @foo, @foo_1 (XLA's `named_computations_with_manual_axes`).
+  auto named = [](const std::string& result, const std::string& name, const std::string& arg) {
+    return "  " + result + " = sdy.named_computation<\"" + name + "\">(" + arg + R"() (%a: tensor<8x2xi32>) {
+    sdy.return %a : tensor<8x2xi32>
+  } : (tensor<8x2xi32>) -> tensor<8x2xi32>
+)";
+  };
+  std::string printed =
+      exportDeduped(kHeader + named("%0", "bar", "%arg0") + named("%1", "bar", "%0") +
+                        named("%2", "foo", "%1") + named("%3", "foo", "%2") +
+                        "  return %3 : tensor<8x2xi32>\n}\n",
+                    /*dedup=*/false);
+  for (const char* callee : {"@bar(", "@bar_0(", "@foo(", "@foo_1("})
+    EXPECT_NE(printed.find(std::string("call ") + callee), std::string::npos) << callee << printed;
+  EXPECT_EQ(printed.find("@foo_0"), std::string::npos) << printed;
+}
+
 } // namespace
