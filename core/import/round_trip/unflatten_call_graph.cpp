@@ -77,6 +77,9 @@ ir::Operation* copyWithSharding(ir::Value& value, const ir::TensorSharding& shar
   ir::Type types[] = {value.type()};
   auto copy = ir::Operation::create("mhlo.copy", operands, types, before.loc());
   copy->setAttr("sdy.sharding", ir::Attribute::shardingPerValue({sharding}));
+  // A copy for a call inside a manual computation carries the call's manual axes.
+  if (ir::Attribute manualAxes = before.attr(kManualAxesAttr))
+    copy->setAttr(kManualAxesAttr, manualAxes);
   return before.parentBlock()->insertBefore(&before, std::move(copy));
 }
 
@@ -156,6 +159,8 @@ void insertResultCopies(const ir::Operation& fn, const ir::Operation& original,
     ir::Type types[] = {result->type()};
     auto copy = ir::Operation::create("mhlo.copy", operands, types, call.loc());
     copy->setAttr("sdy.sharding", ir::Attribute::shardingPerValue({*had}));
+    if (ir::Attribute manualAxes = call.attr(kManualAxesAttr))
+      copy->setAttr(kManualAxesAttr, manualAxes);
     auto it = block->ops().begin();
     while (it->get() != &call)
       ++it;

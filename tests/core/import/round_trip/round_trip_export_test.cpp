@@ -226,3 +226,39 @@ func.func private @bar(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh,
 }
 
 } // namespace
+
+namespace {
+
+TEST(UnflattenCallGraphTest, CopiesForACallInAManualComputationKeepItsManualAxes) {
+  // The kept @foo returns [{"y"}]; the call to @foo_0 had [{}], so its result is copied back to
+  // [{}], carrying the call's manual axes (as in XLA's
+  // `unflatten_call_graph_dedup_functions_fully_true.mlir`).
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}]>] out_shardings=[<@mesh, [{"x", "y"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+    %1 = func.call @foo(%arg1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = func.call @foo(%1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4xf32>) -> tensor<4xf32>
+    %3 = func.call @foo_0(%2) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %3 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @foo(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> (tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) {
+  return %arg0 : tensor<4xf32>
+}
+func.func private @foo_0(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> (tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) attributes {sdy.original_func_name = "foo"} {
+  return %arg0 : tensor<4xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "mhlo.copy %3 {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{}]>]>, "
+                                    "xla.sdy.manual_axes = #sdy<manual_axes{\"x\"}>}"))
+      << run.printed;
+}
+
+} // namespace
