@@ -136,7 +136,7 @@ void insertArgumentCopies(const ir::Operation& fn, ir::Operation& call) {
 }
 
 void insertResultCopies(const ir::Operation& fn, const ir::Operation& original,
-                        ir::Operation& call) {
+                        ir::Operation& call, bool dedupFunctionsFully) {
   const auto* callShardings = call.attr("sdy.sharding").as<ir::ShardingPerValueAttr>();
   std::vector<ir::TensorSharding> updated;
   bool changed = false;
@@ -145,6 +145,14 @@ void insertResultCopies(const ir::Operation& fn, const ir::Operation& original,
     const ir::TensorSharding* had = callShardings && i < callShardings->shardings.size()
                                         ? &callShardings->shardings[i]
                                         : shardingAt(ir::func::resultAttrs(original, i));
+    // A kept function without a result sharding returns a closed, replicated value.
+    ir::TensorSharding closedReplicated;
+    if (!kept && had && dedupFunctionsFully) {
+      closedReplicated.meshName = had->meshName;
+      closedReplicated.inlineMesh = had->inlineMesh;
+      closedReplicated.dims.assign(had->dims.size(), ir::DimensionSharding{});
+      kept = &closedReplicated;
+    }
     if (kept)
       updated.push_back(*kept);
     else if (had)
@@ -204,7 +212,7 @@ bool unflattenCallGraph(ir::Module& module, bool dedupFunctionsFully,
     ir::Operation* fn = kept[keyOf(*original, dedupFunctionsFully)];
     call->setAttr("callee", ir::Attribute::symbolRef({std::string(ir::func::name(*fn))}));
     insertArgumentCopies(*fn, *call);
-    insertResultCopies(*fn, *original, *call);
+    insertResultCopies(*fn, *original, *call, dedupFunctionsFully);
   }
   // XLA drops the origin and the manual axes from the functions only; calls keep their manual
   // axes.

@@ -262,3 +262,33 @@ func.func private @foo_0(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mes
 }
 
 } // namespace
+
+namespace {
+
+TEST(UnflattenCallGraphTest, KeptFunctionWithoutResultShardingReturnsClosedReplicated) {
+  // `single_call_func_result_empty_sharding_call_has_sharding` in XLA's
+  // `unflatten_call_graph_dedup_functions_fully_true.mlir`: @baz has no result sharding, so the
+  // call gets [{}, {}] and a copy gives back the [{}, {"y"}] it had.
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<8x2xi32> {
+  %0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %0 : tensor<8x2xi32>
+}
+func.func private @baz(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<8x2xi32> {
+  return %arg0 : tensor<8x2xi32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "%0 = call @baz(%arg0) {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{}, {}]>]>}"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "%1 = mhlo.copy %0 {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{}, {\"y\"}]>]>}"))
+      << run.printed;
+}
+
+} // namespace
