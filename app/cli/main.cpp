@@ -14,7 +14,8 @@ constexpr const char* kUsage = R"(usage: shardscope-cli <command> [options]
 
 commands:
   opt FILE [--split-input-file] [--verify-diagnostics] [--section=NAME] [-o OUT] [PASSES...]
-      parse and verify FILE ('-' for stdin), run passes, print the module (an sdy_opt stand-in)
+      parse and verify FILE ('-' or none for stdin), run passes, print the module (an sdy_opt
+      stand-in)
   check FILE      summary of meshes, values, shardings and diagnostics
   inspect FILE --value NAME
                   the block-to-device map of one value

@@ -125,10 +125,10 @@ bool parseOptArgs(const std::vector<std::string>& args, OptOptions& options) {
       options.passes.push_back(std::move(pass));
     }
   }
-  if (options.input.empty()) {
-    std::fprintf(stderr, "shardscope-cli: error: opt needs an input file ('-' for stdin)\n");
-    return false;
-  }
+  // Like sdy_opt (and every MLIR opt tool), no input file means standard input, so that
+  // `sdy_opt a.mlir -pass | sdy_opt -other-pass` works.
+  if (options.input.empty())
+    options.input = "-";
   return true;
 }
 

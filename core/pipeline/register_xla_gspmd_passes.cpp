@@ -46,8 +46,11 @@ bool runExportShardings(ir::Module& module, const PassOptions& options,
 
 bool runExportPipeline(ir::Module& module, const PassOptions& options,
                        support::DiagnosticSink& sink) {
-  return gspmd::runGspmdExportPipeline(module, exportOptions(options),
-                                       import_::exportNamedComputations, sink);
+  auto exportNamedComputations = [](ir::Module& m, support::DiagnosticSink& s) {
+    return import_::exportNamedComputations(m, s);
+  };
+  return gspmd::runGspmdExportPipeline(module, exportOptions(options), exportNamedComputations,
+                                       sink);
 }
 
 } // namespace

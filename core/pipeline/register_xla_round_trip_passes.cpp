@@ -63,15 +63,8 @@ bool runRoundTripTestingPipeline(ir::Module& module, const PassOptions& options,
 
 bool runExportNamedComputations(ir::Module& module, const PassOptions& options,
                                 support::DiagnosticSink& sink) {
-  // TODO(round-trip): XLA's `dedup-functions-fully` reuses one function for named
-  // computations of the same name with different shardings (inserting copies). Not modelled
-  // yet, so it is refused rather than answered differently.
-  if (options.getBool("dedup-functions-fully", false)) {
-    sink.error(module.op().loc(),
-               "xla-sdy-export-named-computations: dedup-functions-fully=true is not supported");
-    return false;
-  }
-  return import_::exportNamedComputations(module, sink);
+  return import_::exportNamedComputations(module, options.getBool("dedup-functions-fully", false),
+                                          sink);
 }
 
 bool runUnflattenCallGraph(ir::Module& module, const PassOptions& options,
@@ -142,6 +135,13 @@ void registerXlaRoundTripPasses(PassRegistry& registry) {
                 "imports a module in Shardy's round-trip form into the sdy dialect",
                 {"enable-constant-import", "lift-and-dedup-meshes", "enable-hlo-sharding-v3",
                  "import-only-uninlineable-func-calls"},
+                runRoundTripImportPipeline});
+  // Shardy carries a copy of XLA's round-trip import pipeline under its own name, without
+  // options (so with XLA's defaults); both must give the same module.
+  registry.add({"sdy-round-trip-import-pipeline",
+                "imports a module in Shardy's round-trip form into the sdy dialect (Shardy's "
+                "copy of -xla-sdy-round-trip-import-pipeline)",
+                {},
                 runRoundTripImportPipeline});
 }
 

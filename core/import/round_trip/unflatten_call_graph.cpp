@@ -77,13 +77,33 @@ ir::Operation* copyWithSharding(ir::Value& value, const ir::TensorSharding& shar
   ir::Type types[] = {value.type()};
   auto copy = ir::Operation::create("mhlo.copy", operands, types, before.loc());
   copy->setAttr("sdy.sharding", ir::Attribute::shardingPerValue({sharding}));
+  // A copy for a call inside a manual computation carries the call's manual axes.
+  if (ir::Attribute manualAxes = before.attr(kManualAxesAttr))
+    copy->setAttr(kManualAxesAttr, manualAxes);
   return before.parentBlock()->insertBefore(&before, std::move(copy));
 }
 
 // The sharding of `value` as the ops using it see it: inside a manual computation, a body
 // argument's sharding without the manual axes.
+// As Shardy's `getSharding`, a manual computation's result has its out sharding and a body
+// argument its in sharding.
+const ir::TensorSharding* shardingWithManualComputations(const ir::Value& value) {
+  if (const ir::TensorSharding* sharding = ir::shardingOf(value))
+    return sharding;
+  const ir::Operation* op =
+      value.isBlockArgument() ? value.ownerBlock()->parentOp() : value.definingOp();
+  if (!op || !op->is("sdy.manual_computation"))
+    return nullptr;
+  const auto* shardings =
+      op->attr(value.isBlockArgument() ? "in_shardings" : "out_shardings")
+          .as<ir::ShardingPerValueAttr>();
+  if (!shardings || value.index() >= shardings->shardings.size())
+    return nullptr;
+  return &shardings->shardings[value.index()];
+}
+
 std::optional<ir::TensorSharding> localSharding(const ir::Value& value) {
-  const ir::TensorSharding* sharding = ir::shardingOf(value);
+  const ir::TensorSharding* sharding = shardingWithManualComputations(value);
   if (!sharding)
     return std::nullopt;
   const ir::Operation* owner = value.isBlockArgument() ? value.ownerBlock()->parentOp() : nullptr;
@@ -116,7 +136,7 @@ void insertArgumentCopies(const ir::Operation& fn, ir::Operation& call) {
 }
 
 void insertResultCopies(const ir::Operation& fn, const ir::Operation& original,
-                        ir::Operation& call) {
+                        ir::Operation& call, bool dedupFunctionsFully) {
   const auto* callShardings = call.attr("sdy.sharding").as<ir::ShardingPerValueAttr>();
   std::vector<ir::TensorSharding> updated;
   bool changed = false;
@@ -125,6 +145,14 @@ void insertResultCopies(const ir::Operation& fn, const ir::Operation& original,
     const ir::TensorSharding* had = callShardings && i < callShardings->shardings.size()
                                         ? &callShardings->shardings[i]
                                         : shardingAt(ir::func::resultAttrs(original, i));
+    // A kept function without a result sharding returns a closed, replicated value.
+    ir::TensorSharding closedReplicated;
+    if (!kept && had && dedupFunctionsFully) {
+      closedReplicated.meshName = had->meshName;
+      closedReplicated.inlineMesh = had->inlineMesh;
+      closedReplicated.dims.assign(had->dims.size(), ir::DimensionSharding{});
+      kept = &closedReplicated;
+    }
     if (kept)
       updated.push_back(*kept);
     else if (had)
@@ -139,6 +167,8 @@ void insertResultCopies(const ir::Operation& fn, const ir::Operation& original,
     ir::Type types[] = {result->type()};
     auto copy = ir::Operation::create("mhlo.copy", operands, types, call.loc());
     copy->setAttr("sdy.sharding", ir::Attribute::shardingPerValue({*had}));
+    if (ir::Attribute manualAxes = call.attr(kManualAxesAttr))
+      copy->setAttr(kManualAxesAttr, manualAxes);
     auto it = block->ops().begin();
     while (it->get() != &call)
       ++it;
@@ -182,11 +212,14 @@ bool unflattenCallGraph(ir::Module& module, bool dedupFunctionsFully,
     ir::Operation* fn = kept[keyOf(*original, dedupFunctionsFully)];
     call->setAttr("callee", ir::Attribute::symbolRef({std::string(ir::func::name(*fn))}));
     insertArgumentCopies(*fn, *call);
-    insertResultCopies(*fn, *original, *call);
+    insertResultCopies(*fn, *original, *call, dedupFunctionsFully);
   }
-  for (ir::Operation* fn : module.functions())
+  // XLA drops the origin and the manual axes from the functions only; calls keep their manual
+  // axes.
+  for (ir::Operation* fn : module.functions()) {
     fn->removeAttr(kOriginalFuncNameAttr);
-  module.op().walk([](ir::Operation& op) { op.removeAttr(kManualAxesAttr); });
+    fn->removeAttr(kManualAxesAttr);
+  }
   return true;
 }
 

@@ -163,3 +163,132 @@ func.func private @baz_0(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@m
 }
 
 } // namespace
+
+namespace {
+
+TEST(UnflattenCallGraphTest, CallsKeepTheirManualAxes) {
+  // XLA's pass drops `xla.sdy.manual_axes` from functions only; calls inside a manual
+  // computation keep it (`calls_same_func_with_manual_axes` in
+  // `unflatten_call_graph_dedup_functions_fully_true.mlir`).
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}]>}) {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}]>] out_shardings=[<@mesh, [{"x", "y"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+    %1 = func.call @foo(%arg1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @foo(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> (tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) attributes {xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} {
+  return %arg0 : tensor<4xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "func.call @foo(%arg1) {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{\"y\"}]>]>, "
+                                    "xla.sdy.manual_axes = #sdy<manual_axes{\"x\"}>}"))
+      << run.printed;
+  EXPECT_FALSE(contains(run.printed, "attributes {xla.sdy.manual_axes")) << run.printed;
+}
+
+} // namespace
+
+namespace {
+
+TEST(UnflattenCallGraphTest, ManualComputationResultHasItsOutSharding) {
+  // As Shardy's `getSharding`: the manual computation's result is sharded [{"x", "y"}] (its out
+  // sharding), @bar expects [{"y"}], so a copy reshards it (`calls_same_funcs_with_manual_axes_one_
+  // without` in `unflatten_call_graph_dedup_functions_fully_true.mlir`).
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}]>] out_shardings=[<@mesh, [{"x", "y"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = call @bar(%0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>} : (tensor<8xf32>) -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+func.func private @bar(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) {
+  return %arg0 : tensor<8xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "%1 = mhlo.copy %0 {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{\"y\"}]>]>}"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "call @bar(%1)")) << run.printed;
+}
+
+} // namespace
+
+namespace {
+
+TEST(UnflattenCallGraphTest, CopiesForACallInAManualComputationKeepItsManualAxes) {
+  // The kept @foo returns [{"y"}]; the call to @foo_0 had [{}], so its result is copied back to
+  // [{}], carrying the call's manual axes (as in XLA's
+  // `unflatten_call_graph_dedup_functions_fully_true.mlir`).
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x", "y"}]>] out_shardings=[<@mesh, [{"x", "y"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+    %1 = func.call @foo(%arg1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = func.call @foo(%1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4xf32>) -> tensor<4xf32>
+    %3 = func.call @foo_0(%2) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>, xla.sdy.manual_axes = #sdy<manual_axes{"x"}>} : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %3 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @foo(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> (tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) {
+  return %arg0 : tensor<4xf32>
+}
+func.func private @foo_0(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> (tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) attributes {sdy.original_func_name = "foo"} {
+  return %arg0 : tensor<4xf32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "mhlo.copy %3 {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{}]>]>, "
+                                    "xla.sdy.manual_axes = #sdy<manual_axes{\"x\"}>}"))
+      << run.printed;
+}
+
+} // namespace
+
+namespace {
+
+TEST(UnflattenCallGraphTest, KeptFunctionWithoutResultShardingReturnsClosedReplicated) {
+  // `single_call_func_result_empty_sharding_call_has_sharding` in XLA's
+  // `unflatten_call_graph_dedup_functions_fully_true.mlir`: @baz has no result sharding, so the
+  // call gets [{}, {}] and a copy gives back the [{}, {"y"}] it had.
+  auto run = test::runPass(
+      [](ir::Module& m, support::DiagnosticSink& s) {
+        return import_::unflattenCallGraph(m, /*dedupFunctionsFully=*/true, s);
+      },
+      R"(sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @f(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<8x2xi32> {
+  %0 = call @baz(%arg0) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"y"}]>]>} : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %0 : tensor<8x2xi32>
+}
+func.func private @baz(%arg0: tensor<8x2xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<8x2xi32> {
+  return %arg0 : tensor<8x2xi32>
+}
+)");
+  ASSERT_TRUE(run.ok);
+  EXPECT_TRUE(contains(run.printed, "%0 = call @baz(%arg0) {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{}, {}]>]>}"))
+      << run.printed;
+  EXPECT_TRUE(contains(run.printed, "%1 = mhlo.copy %0 {sdy.sharding = "
+                                    "#sdy.sharding_per_value<[<@mesh, [{}, {\"y\"}]>]>}"))
+      << run.printed;
+}
+
+} // namespace
