@@ -9,8 +9,47 @@
 
 namespace shardscope::support {
 
+namespace {
+
+// Writes through `path` as it is: for what cannot be replaced by renaming (a device such as
+// /dev/null or /dev/stdout, a FIFO), since renaming over it would destroy it.
+bool writeInPlace(const std::string& path, std::span<const char> bytes, std::string& error) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    error = "could not write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.flush();
+  if (!out) {
+    error = "could not write '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
 bool writeFileAtomically(const std::string& path, std::span<const char> bytes,
                          std::string& error) {
+  std::error_code ec;
+  const std::filesystem::file_status link = std::filesystem::symlink_status(path, ec);
+  if (!ec && std::filesystem::is_symlink(link)) {
+    // Replace what the link points to and keep the link.
+    std::filesystem::path target = std::filesystem::weakly_canonical(path, ec);
+    if (ec) {
+      error = "could not write '" + path + "': " + ec.message();
+      return false;
+    }
+    return writeFileAtomically(target.string(), bytes, error);
+  }
+  if (!ec && std::filesystem::exists(link) && !std::filesystem::is_regular_file(link)) {
+    if (std::filesystem::is_directory(link)) {
+      error = "could not write '" + path + "': it is a directory";
+      return false;
+    }
+    return writeInPlace(path, bytes, error);
+  }
   // The process id keeps concurrent writers (MPI ranks, parallel tests) off each other's files.
   std::string tmp = path + ".tmp-shardscope-" + std::to_string(::getpid());
   {
@@ -28,7 +67,6 @@ bool writeFileAtomically(const std::string& path, std::span<const char> bytes,
       return false;
     }
   }
-  std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
     error = "could not write '" + path + "': " + ec.message();

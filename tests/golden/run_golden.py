@@ -15,6 +15,7 @@ def render(rc, stdout, stderr):
 
 def run_case(cli, data_dir, args):
     proc = subprocess.run([cli] + shlex.split(args), cwd=data_dir, capture_output=True,
+                          stdin=subprocess.DEVNULL,
                           timeout=60)
     decode = lambda b: b.decode("utf-8", errors="backslashreplace")
     return render(proc.returncode, decode(proc.stdout), decode(proc.stderr))
