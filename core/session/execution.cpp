@@ -5,6 +5,7 @@
 #include "core/ir/static_shapes.h"
 #include "core/sharding/value_sharding.h"
 
+#include <set>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,10 +14,30 @@ namespace shardscope::session {
 
 namespace {
 
-bool containsManualComputation(const ir::Operation& fn) {
+// Whether `fn` runs a manual computation, itself or in a function it calls (JAX's nested jits).
+bool containsManualComputation(const ir::Module& module, const ir::Operation& fn,
+                               std::set<const ir::Operation*>& seen) {
+  if (!seen.insert(&fn).second)
+    return false;
   bool found = false;
-  fn.walk([&](const ir::Operation& op) { found = found || op.is("sdy.manual_computation"); });
+  fn.walk([&](const ir::Operation& op) {
+    if (found)
+      return;
+    if (op.is("sdy.manual_computation")) {
+      found = true;
+    } else if (op.is("func.call")) {
+      const auto* callee = op.attr("callee").as<ir::SymbolRefAttr>();
+      if (callee && callee->path.size() == 1)
+        if (const ir::Operation* f = module.lookupFunction(callee->path.front()))
+          found = containsManualComputation(module, *f, seen);
+    }
+  });
   return found;
+}
+
+bool containsManualComputation(const ir::Module& module, const ir::Operation& fn) {
+  std::set<const ir::Operation*> seen;
+  return containsManualComputation(module, fn, seen);
 }
 
 bool isFloatTensor(const exec::Tensor& t) { return ir::isFloatElement(t.elementType()); }
@@ -143,7 +164,7 @@ bool Execution::prepareStage(Program& program, Stage stage, const std::string& f
   } else if (!m_referenceFunction) {
     // (falls through to the function itself below)
     const ir::Operation* same = written.lookupFunction(name);
-    if (same && containsManualComputation(*same))
+    if (same && containsManualComputation(written, *same))
       m_noReference = "@" + name +
                       " contains a manual computation (shard_map), which has no unsharded "
                       "meaning; add @" + name + "_reference computing the same on global values";

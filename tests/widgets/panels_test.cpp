@@ -237,7 +237,7 @@ private Q_SLOTS:
     auto* canvas = graph->findChild<QGraphicsView*>(QStringLiteral("graphCanvas"));
     auto* miniMap = graph->findChild<QGraphicsView*>(QStringLiteral("graphMiniMap"));
     QVERIFY(canvas && miniMap);
-    QVERIFY(!miniMap->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!miniMap->isVisible(), 5000); // once the graph is fitted
     const QPoint centre = canvas->viewport()->rect().center();
     for (int i = 0; i < 3; ++i) {
       QWheelEvent wheel(centre, canvas->viewport()->mapToGlobal(centre), QPoint(), QPoint(0, 480),

@@ -242,13 +242,200 @@ bool ShardMapImporter::rewrite(ir::Operation& call, ir::Operation& callee) {
   return true;
 }
 
+// A call of the function JAX outlines a shard_map body into (`@shmap_body`, `@shmap_body_0`, ...).
+bool isShardMapBodyCall(const ir::Operation& op) {
+  const auto* callee = op.attr("callee").as<ir::SymbolRefAttr>();
+  return op.is("func.call") && callee && callee->path.size() == 1 &&
+         callee->path.front().rfind("shmap_body", 0) == 0;
+}
+
+// The top-level op of `block` that holds `op` (itself, or an op whose regions nest it).
+ir::Operation* ancestorIn(ir::Block& block, ir::Operation* op) {
+  while (op && op->parentBlock() != &block)
+    op = op->parentOp();
+  return op;
+}
+
+// A `@Sharding` (or a bare use) feeding `@SPMDShardToFullShape`: where a shard_map body ends.
+bool isBodyExit(const ir::Operation* op) {
+  if (isCustomCall(op, kShardToFullTarget))
+    return true;
+  if (!isCustomCall(op, kShardingTarget) || op->numResults() != 1 || !op->result(0)->hasUses())
+    return false;
+  for (const ir::Use& use : op->result(0)->uses())
+    if (!isCustomCall(use.user, kShardToFullTarget))
+      return false;
+  return true;
+}
+
+// JAX before the outlined form wrote a shard_map's body inline, between the
+// `@SPMDFullToShardShape` calls of its operands and the `@Sharding`/`@SPMDShardToFullShape` calls
+// of its results. Outlines each such body of `block` into a private `@shmap_body_inline_N` called
+// in its place, the form `importShardMaps` reads. A body that reads a value from outside (other
+// than its operands) is left as written, with a warning: it has no manual-computation form.
+void outlineInlineShardMaps(ir::Module& module, ir::Block& block, unsigned& counter,
+                            support::DiagnosticSink& sink) {
+  std::vector<ir::Operation*> starts;
+  for (const auto& op : block.ops())
+    if (isShardMapCustomCall(op.get(), kFullToShardTarget))
+      starts.push_back(op.get());
+  std::set<ir::Operation*> done;
+  for (ir::Operation* start : starts) {
+    if (done.count(start) || start->parentBlock() != &block)
+      continue;
+    // Grow the body forward from the operands' calls; pull in the calls of operands it reads.
+    std::vector<ir::Operation*> entries{start};
+    std::set<ir::Operation*> body, entrySet{start};
+    std::vector<ir::Value*> work{start->result(0)};
+    bool ok = true, outlined = false;
+    while (!work.empty() && ok && !outlined) {
+      ir::Value* value = work.back();
+      work.pop_back();
+      for (const ir::Use& use : value->uses()) {
+        ir::Operation* user = ancestorIn(block, use.user);
+        if (!user || body.count(user) || entrySet.count(user) || isBodyExit(user))
+          continue;
+        if (user->is("func.return")) {
+          ok = false;
+          break;
+        }
+        if (isShardMapBodyCall(*user)) {
+          outlined = true; // already JAX's outlined form, read as it is
+          break;
+        }
+        body.insert(user);
+        for (const auto& result : user->results())
+          work.push_back(result.get());
+        user->walk([&](ir::Operation& nested) {
+          for (ir::Value* operand : nested.operands()) {
+            ir::Operation* def = operand->definingOp();
+            if (!def) {
+              // An argument of the function reads a global value; one of a region nested in
+              // the body is the body's own.
+              if (operand->ownerBlock() == &block)
+                ok = false;
+              continue;
+            }
+            ir::Operation* top = ancestorIn(block, def);
+            if (!top || body.count(top) || entrySet.count(top) || top == user)
+              continue;
+            if (isShardMapCustomCall(top, kFullToShardTarget)) {
+              entries.push_back(top);
+              entrySet.insert(top);
+              work.push_back(top->result(0));
+            } else {
+              ok = false; // another op of the block: a global value
+            }
+          }
+        });
+      }
+    }
+    for (ir::Operation* entry : entries)
+      done.insert(entry);
+    if (outlined)
+      continue;
+    if (!ok) {
+      sink.warning(start->loc(), "this @SPMDFullToShardShape starts a shard_map body that reads "
+                                 "values from outside it; it is kept as written, not as a "
+                                 "manual computation");
+      continue;
+    }
+    // The body's results: its values (or entries' results) that the exits read.
+    std::vector<ir::Operation*> ordered;
+    ir::Operation* firstExit = nullptr;
+    std::vector<ir::Value*> outputs;
+    for (const auto& op : block.ops()) {
+      if (body.count(op.get()))
+        ordered.push_back(op.get());
+      if (!isBodyExit(op.get()))
+        continue;
+      for (ir::Value* operand : op->operands()) {
+        ir::Operation* def = operand->definingOp();
+        if (def && (body.count(def) || entrySet.count(def)) &&
+            std::find(outputs.begin(), outputs.end(), operand) == outputs.end()) {
+          outputs.push_back(operand);
+          if (!firstExit)
+            firstExit = op.get();
+        }
+      }
+    }
+    if (!firstExit)
+      continue;
+    std::sort(entries.begin(), entries.end(), [&](ir::Operation* a, ir::Operation* b) {
+      for (const auto& op : block.ops()) {
+        if (op.get() == a)
+          return a != b;
+        if (op.get() == b)
+          return false;
+      }
+      return false;
+    });
+    std::vector<ir::Type> argTypes, resultTypes;
+    for (ir::Operation* entry : entries)
+      argTypes.push_back(entry->result(0)->type());
+    for (ir::Value* output : outputs)
+      resultTypes.push_back(output->type());
+    std::string name;
+    do
+      name = "shmap_body_inline_" + std::to_string(counter++);
+    while (module.lookupFunction(name));
+    auto fn = ir::Operation::create("func.func", {}, {}, start->loc());
+    fn->setAttr("sym_name", ir::Attribute::string(name));
+    fn->setAttr("function_type", ir::Attribute::type(ir::Type::function(argTypes, resultTypes)));
+    fn->setAttr("sym_visibility", ir::Attribute::string("private"));
+    for (const char* attr : {"sym_name", "function_type", "sym_visibility"})
+      fn->setInherent(attr, true);
+    ir::Block& fnBody = fn->addRegion().front();
+    std::vector<ir::Value*> args;
+    for (ir::Type type : argTypes)
+      args.push_back(fnBody.addArgument(type));
+    // The call takes the body's place; then the body moves into the function.
+    auto call = ir::Operation::create("func.call",
+                                      [&] {
+                                        std::vector<ir::Value*> operands;
+                                        for (ir::Operation* entry : entries)
+                                          operands.push_back(entry->result(0));
+                                        return operands;
+                                      }(),
+                                      resultTypes, start->loc());
+    call->setAttr("callee", ir::Attribute::symbolRef({name}));
+    call->setInherent("callee", true);
+    ir::Operation* callOp = block.insertBefore(firstExit, std::move(call));
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const std::vector<ir::Use> uses = outputs[i]->uses();
+      for (const ir::Use& use : uses)
+        if (isBodyExit(use.user))
+          use.user->setOperand(use.index, callOp->result(static_cast<unsigned>(i)));
+    }
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const std::vector<ir::Use> uses = entries[i]->result(0)->uses();
+      for (const ir::Use& use : uses)
+        if (use.user != callOp && body.count(ancestorIn(block, use.user)))
+          use.user->setOperand(use.index, args[i]);
+    }
+    for (ir::Operation* op : ordered)
+      fnBody.push_back(block.take(op));
+    std::vector<ir::Value*> returned;
+    for (ir::Value* output : outputs) {
+      auto it = std::find_if(entries.begin(), entries.end(),
+                             [&](ir::Operation* e) { return e->result(0) == output; });
+      returned.push_back(it != entries.end() ? args[static_cast<size_t>(it - entries.begin())]
+                                             : output);
+    }
+    fnBody.push_back(ir::Operation::create("func.return", returned, {}, start->loc()));
+    module.body().push_back(std::move(fn));
+  }
+}
+
 bool ShardMapImporter::run() {
+  unsigned counter = 0;
+  for (ir::Operation* fn : m_module.functions())
+    if (ir::Block* body = ir::func::body(*fn))
+      outlineInlineShardMaps(m_module, *body, counter, m_sink);
   std::vector<ir::Operation*> calls;
   for (ir::Operation* fn : m_module.functions())
     fn->walk([&](ir::Operation& op) {
-      const auto* callee = op.attr("callee").as<ir::SymbolRefAttr>();
-      if (op.is("func.call") && callee && callee->path.size() == 1 &&
-          callee->path.front().rfind("shmap_body", 0) == 0)
+      if (isShardMapBodyCall(op))
         calls.push_back(&op);
     });
   std::set<std::string> callees;

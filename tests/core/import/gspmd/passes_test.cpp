@@ -114,3 +114,51 @@ TEST(GspmdPassesTest, ExportWritesTheEntryShardingsOfTheModule) {
 }
 
 } // namespace
+
+// JAX's older exports write a shard_map body inline between @SPMDFullToShardShape and
+// @SPMDShardToFullShape (jax-ml/jax export back-compat data tpu_Sharding, 2023): it becomes the
+// same manual computation as the outlined `call @shmap_body` form.
+TEST(GspmdPassesTest, InlineShardMapBodyBecomesAManualComputation) {
+  Result r = run(R"(
+func.func @main(%arg0: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[2,1]0,1}"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<2x4xf32>) -> tensor<1x4xf32>
+  %2 = stablehlo.negate %1 : tensor<1x4xf32>
+  %3 = stablehlo.abs %2 : tensor<1x4xf32>
+  %4 = stablehlo.custom_call @Sharding(%3) {mhlo.sharding = "{manual}"} : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %5 = stablehlo.custom_call @SPMDShardToFullShape(%4) {mhlo.sharding = "{devices=[2,1]0,1}"} : (tensor<1x4xf32>) -> tensor<2x4xf32>
+  return %5 : tensor<2x4xf32>
+}
+)",
+                 "xla-sdy-stablehlo-import-pipeline");
+  ASSERT_TRUE(r.ok) << r.printed;
+  EXPECT_TRUE(contains(r.printed, "sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"axis_0\"}, {}]>] "
+                                  "out_shardings=[<@mesh, [{\"axis_0\"}, {}]>] manual_axes={\"axis_0\"}"))
+      << r.printed;
+  EXPECT_TRUE(contains(r.printed, "stablehlo.negate %arg1 : tensor<1x4xf32>")) << r.printed;
+  EXPECT_FALSE(contains(r.printed, "SPMDFullToShardShape")) << r.printed;
+  EXPECT_FALSE(contains(r.printed, "shmap_body")) << r.printed; // the outlined body is inlined
+}
+
+// A body that reads a global value besides its operands has no manual-computation form: it stays
+// as written, and the load says so.
+TEST(GspmdPassesTest, InlineShardMapBodyReadingAGlobalValueIsKeptWithAWarning) {
+  Result r = run(R"(
+func.func @main(%arg0: tensor<2x4xf32>, %arg1: tensor<1x4xf32>) -> tensor<2x4xf32> {
+  %0 = stablehlo.custom_call @Sharding(%arg0) {mhlo.sharding = "{devices=[2,1]0,1}"} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{manual}"} : (tensor<2x4xf32>) -> tensor<1x4xf32>
+  %2 = stablehlo.add %1, %arg1 : tensor<1x4xf32>
+  %3 = stablehlo.custom_call @Sharding(%2) {mhlo.sharding = "{manual}"} : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {mhlo.sharding = "{devices=[2,1]0,1}"} : (tensor<1x4xf32>) -> tensor<2x4xf32>
+  return %4 : tensor<2x4xf32>
+}
+)",
+                 "xla-sdy-stablehlo-import-pipeline");
+  EXPECT_TRUE(contains(r.printed, "SPMDFullToShardShape")) << r.printed;
+  EXPECT_FALSE(contains(r.printed, "sdy.manual_computation")) << r.printed;
+  bool warned = false;
+  for (const auto& d : r.diagnostics)
+    warned |= d.severity == support::Severity::Warning &&
+              d.message.find("reads values from outside it") != std::string::npos;
+  EXPECT_TRUE(warned);
+}
