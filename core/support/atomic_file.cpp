@@ -13,16 +13,18 @@ namespace {
 
 // Writes through `path` as it is: for what cannot be replaced by renaming (a device such as
 // /dev/null or /dev/stdout, a FIFO), since renaming over it would destroy it.
-bool writeInPlace(const std::string& path, std::span<const char> bytes, std::string& error) {
-  std::ofstream out(path, std::ios::binary);
+// Messages name `shown`, the path the caller asked for.
+bool writeInPlace(const std::string& path, const std::string& shown, std::span<const char> bytes,
+                  std::string& error) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
-    error = "could not write '" + path + "': " + std::strerror(errno);
+    error = "could not write '" + shown + "': " + std::strerror(errno);
     return false;
   }
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.flush();
   if (!out) {
-    error = "could not write '" + path + "'";
+    error = "could not write '" + shown + "'";
     return false;
   }
   return true;
@@ -48,24 +50,13 @@ bool writeFileAtomically(const std::string& path, std::span<const char> bytes,
       error = "could not write '" + path + "': it is a directory";
       return false;
     }
-    return writeInPlace(path, bytes, error);
+    return writeInPlace(path, path, bytes, error);
   }
   // The process id keeps concurrent writers (MPI ranks, parallel tests) off each other's files.
   std::string tmp = path + ".tmp-shardscope-" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      error = "could not write '" + path + "': " + std::strerror(errno);
-      return false;
-    }
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      error = "could not write '" + path + "'";
-      out.close();
-      std::remove(tmp.c_str());
-      return false;
-    }
+  if (!writeInPlace(tmp, path, bytes, error)) {
+    std::remove(tmp.c_str());
+    return false;
   }
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
