@@ -39,35 +39,12 @@ std::string uniqueFunctionName(const ir::Module& module, const std::string& base
 // A private function `name` holding the body of `named` (which is left empty).
 ir::Operation* outline(ir::Module& module, ir::Operation& named, const std::string& name,
                        const std::string& originalName) {
-  ir::Block& from = named.region(0).front();
-  ir::Operation* terminator = from.back();
-  std::vector<ir::Type> args, results;
-  for (unsigned i = 0; i < from.numArguments(); ++i)
-    args.push_back(from.argument(i)->type());
+  std::vector<ir::Type> results;
   for (const auto& result : named.results())
     results.push_back(result->type());
-  auto fn = ir::Operation::create("func.func", {}, {}, named.loc());
-  fn->setAttr("sym_name", ir::Attribute::string(name));
-  fn->setAttr("function_type", ir::Attribute::type(ir::Type::function(args, results)));
-  fn->setAttr("sym_visibility", ir::Attribute::string("private"));
-  for (const char* attr : {"sym_name", "function_type", "sym_visibility"})
-    fn->setInherent(attr, true);
+  ir::Operation* fn = outlineRegion(module, named, name, results, "private");
   fn->setAttr("sdy.original_func_name", ir::Attribute::string(originalName));
-  ir::Block& body = fn->addRegion().front();
-  for (unsigned i = 0; i < from.numArguments(); ++i)
-    from.argument(i)->replaceAllUsesWith(body.addArgument(args[i]));
-  while (!from.empty()) {
-    ir::Operation* op = from.ops().front().get();
-    if (op == terminator) {
-      std::vector<ir::Value*> values(op->operands().begin(), op->operands().end());
-      body.push_back(ir::Operation::create("func.return", values, {}, op->loc()));
-      op->dropAllReferences();
-      from.erase(op);
-      continue;
-    }
-    body.push_back(from.take(op));
-  }
-  return module.body().push_back(std::move(fn));
+  return fn;
 }
 
 std::string nameOf(const ir::Operation& named) {

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "core/ir/module.h"
 #include "core/ir/operation.h"
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 namespace shardscope::import_ {
@@ -20,6 +22,12 @@ void replaceOpWithOperands(ir::Operation& op);
 std::unique_ptr<ir::Operation> unaryOpLike(const ir::Operation& op, std::string_view name,
                                            ir::Value& operand, std::string_view attrName,
                                            ir::Attribute attr);
+
+/// Moves the one-block body of `op` into a new function `name` (visibility `visibility`, none when
+/// empty) appended to `module`: the block's arguments become the function's, its terminator a
+/// `func.return` of the same values, whose types are `results`. `op`'s region is left empty.
+ir::Operation* outlineRegion(ir::Module& module, ir::Operation& op, const std::string& name,
+                             const std::vector<ir::Type>& results, std::string_view visibility);
 
 /// Returns the callee name of a `stablehlo.custom_call` or `mhlo.custom_call`, or an empty view
 /// for any other op.

@@ -92,33 +92,10 @@ void collectManualComputationsPostOrder(ir::Operation& op, std::vector<ir::Opera
 
 // Moves the body of `manual` into a new public function appended to the module.
 ir::Operation* outlineBody(ir::Module& module, ir::Operation& manual, const std::string& name) {
-  ir::Block& from = manual.region(0).front();
-  ir::Operation* terminator = from.back();
-  std::vector<ir::Type> args, results;
-  for (unsigned i = 0; i < from.numArguments(); ++i)
-    args.push_back(from.argument(i)->type());
-  for (ir::Value* v : terminator->operands())
+  std::vector<ir::Type> results;
+  for (ir::Value* v : manual.region(0).front().back()->operands())
     results.push_back(v->type());
-  auto fn = ir::Operation::create("func.func", {}, {}, manual.loc());
-  fn->setAttr("sym_name", ir::Attribute::string(name));
-  fn->setAttr("function_type", ir::Attribute::type(ir::Type::function(args, results)));
-  fn->setInherent("sym_name", true);
-  fn->setInherent("function_type", true);
-  ir::Block& body = fn->addRegion().front();
-  for (unsigned i = 0; i < from.numArguments(); ++i)
-    from.argument(i)->replaceAllUsesWith(body.addArgument(args[i]));
-  while (!from.empty()) {
-    ir::Operation* op = from.ops().front().get();
-    if (op == terminator) {
-      std::vector<ir::Value*> values(op->operands().begin(), op->operands().end());
-      body.push_back(ir::Operation::create("func.return", values, {}, op->loc()));
-      op->dropAllReferences();
-      from.erase(op);
-      continue;
-    }
-    body.push_back(from.take(op));
-  }
-  return module.body().push_back(std::move(fn));
+  return outlineRegion(module, manual, name, results, /*visibility=*/"");
 }
 
 void exportShardMap(ir::Module& module, ir::Operation& manual) {
