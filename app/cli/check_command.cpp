@@ -53,7 +53,8 @@ std::string typedNotation(ir::Type type, const ir::TensorSharding* sharding) {
 // Inside a manual computation the typed notation carries the value's variance, `{V:i,j}`.
 ValueRow rowFor(const LoadedProgram& program, const ir::Value& value, std::string origin,
                 const analysis::VarianceAnalysis* variance = nullptr) {
-  std::optional<ir::TensorSharding> s = sharding::valueSharding(value);
+  // What the devices hold: a partial result before its reduction says so (`unreduced={'x'}`).
+  std::optional<ir::TensorSharding> s = sharding::heldSharding(value);
   const ir::TensorSharding* sharding = s ? &*s : nullptr;
   const analysis::VarianceSet* v = variance ? variance->varianceOf(value) : nullptr;
   return {displayName(program, &value), typedNotation(value.type(), sharding) + (v ? v->str() : ""),
@@ -138,9 +139,15 @@ void printManualComputation(const LoadedProgram& program,
   printManualValues(program, view, variance);
   std::vector<std::string> collectives, sites;
   for (const analysis::CollectiveUse& use : variance.collectives())
-    if (use.manualComputation == view.op)
-      collectives.push_back(lineOf(*use.op) + "  " + std::string(use.op->name()) + "  " +
-                            analysis::describeCollective(*use.op, use.kind, use.match));
+    if (use.manualComputation == view.op) {
+      std::string line = lineOf(*use.op) + "  " + std::string(use.op->name()) + "  " +
+                         analysis::describeCollective(*use.op, use.kind, use.match);
+      // all_gather and all_gather_invariant print alike: say which reading was chosen and why.
+      for (const analysis::CollectiveReading& reading : variance.readings())
+        if (reading.op == use.op)
+          line += "  (read so: " + reading.reason + ")";
+      collectives.push_back(std::move(line));
+    }
   for (const analysis::PbroadcastSite& site : variance.pbroadcasts())
     if (site.manualComputation == view.op)
       sites.push_back(lineOf(*site.op) + "  " + std::string(site.op->name()) + "  operand #" +

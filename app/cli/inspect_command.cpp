@@ -155,7 +155,7 @@ int drawValue(const LoadedProgram& program, const NamedValue& m) {
   ir::Type type = value.type();
   std::printf("%s : %s  in @%s\n", displayName(program, &value).c_str(), type.str().c_str(),
               std::string(ir::func::name(*m.function)).c_str());
-  std::optional<ir::TensorSharding> valueSharding = sharding::valueSharding(value);
+  std::optional<ir::TensorSharding> valueSharding = sharding::heldSharding(value);
   const ir::TensorSharding* s = valueSharding ? &*valueSharding : nullptr;
   if (!type.isTensor() || !type.hasStaticShape()) {
     std::printf("  not a statically shaped tensor: nothing to lay out\n");

@@ -141,9 +141,18 @@ std::string replicationMessage(const ReplicationError& error, const ManualComput
 support::Diagnostic replicationDiagnostic(const ReplicationError& error,
                                           const ManualComputationView& view) {
   support::Diagnostic diag;
-  diag.severity = support::Severity::Error;
   diag.message = replicationMessage(error, view);
   diag.loc = error.manualComputation->loc();
+  // JAX runs this check before it writes the program, and a program traced with check_vma=False
+  // carries no mark: a value that varies only by its inputs or a collective may well be equal on
+  // every device (the tracer asserted it). Only a device id read into the output proves the
+  // devices differ.
+  bool proven = false;
+  for (const ReplicationFailure& failure : error.failures)
+    for (const std::string& axis : failure.axes)
+      if (const AxisOrigin* origin = failure.variance.originOf(axis))
+        proven = proven || origin->source == VarianceSource::DeviceId;
+  diag.severity = proven ? support::Severity::Error : support::Severity::Warning;
   for (const ReplicationFailure& failure : error.failures)
     for (const std::string& axis : failure.axes) {
       const AxisOrigin* origin = failure.variance.originOf(axis);
@@ -153,6 +162,12 @@ support::Diagnostic replicationDiagnostic(const ReplicationError& error,
           {"output " + std::to_string(failure.resultIndex) + ": " + describeOrigin(*origin),
            origin->op ? origin->op->loc() : diag.loc});
     }
+  if (!proven)
+    diag.notes.push_back({"JAX rejects this under check_vma=True; the text cannot tell a program "
+                          "traced with check_vma=False, so this is a warning: `run "
+                          "--check-reference` shows whether the devices really hold different "
+                          "values",
+                          diag.loc});
   return diag;
 }
 

@@ -1,7 +1,10 @@
 #include "core/analysis/variance.h"
 
+#include "core/analysis/replication_check.h"
+
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace shardscope::analysis {
 
@@ -24,12 +27,48 @@ const VarianceSet* VarianceAnalysis::varianceOf(const ir::Value& value) const {
   return it == m_variance.end() ? nullptr : &it->second;
 }
 
+std::optional<CollectiveKind> VarianceAnalysis::kindOf(const ir::Operation& op) const {
+  for (const CollectiveReading& reading : m_readings)
+    if (reading.op == &op)
+      return reading.kind;
+  return collectiveKind(op);
+}
+
 const ManualComputationView* VarianceAnalysis::viewOf(const ir::Operation& op) const {
   for (const ManualComputationView& view : m_views)
     if (view.op == &op)
       return &view;
   return nullptr;
 }
+
+namespace {
+
+// An integer that is `floor(d / stride) mod modulus` of the device's linear index `d` on the
+// mesh (row-major over the mesh axes, as an iota device order numbers them). `partition_id` is
+// {1, devices}; dividing by a constant that divides `modulus` and taking the remainder by one
+// keep the form, so the digits of `d` the value reads, and with them its mesh axes, stay known.
+struct DeviceIndexDigits {
+  int64_t stride = 1;
+  int64_t modulus = 1;
+};
+
+// The value of a splat integer constant, or nothing.
+std::optional<int64_t> splatInteger(const ir::Value& value) {
+  const ir::Operation* def = value.definingOp();
+  if (!def || !def->is("stablehlo.constant"))
+    return std::nullopt;
+  const auto* dense = def->attr("value").as<ir::DenseElementsAttr>();
+  if (!dense || !ir::isIntegerElement(dense->type.elementType()) || dense->numElements() < 1)
+    return std::nullopt;
+  int64_t first = dense->intAt(0);
+  if (!dense->isSplat)
+    for (int64_t i = 1; i < dense->numElements(); ++i)
+      if (dense->intAt(i) != first)
+        return std::nullopt;
+  return first;
+}
+
+} // namespace
 
 // Walks the bodies of manual computations and applies the typing rules of `VarianceAnalysis`.
 class VarianceBuilder {
@@ -89,10 +128,12 @@ private:
   void analyzeOp(const ir::Operation& op, const Scope& scope) {
     if (op.is("sdy.manual_computation"))
       return analyzeManual(op, &scope);
-    if (std::optional<CollectiveKind> kind = collectiveKind(op))
+    if (std::optional<CollectiveKind> kind = m_out.kindOf(op))
       return analyzeCollective(op, *kind, scope);
     if (op.is("stablehlo.partition_id") || op.is("stablehlo.replica_id"))
       return analyzeDeviceId(op, scope);
+    if (analyzeDeviceIndexArithmetic(op, scope))
+      return;
     if (op.is("stablehlo.while"))
       return analyzeWhile(op, scope);
     if (op.is("stablehlo.case") || op.is("stablehlo.if"))
@@ -108,6 +149,9 @@ private:
   void analyzeGeneric(const ir::Operation& op, const Scope& scope);
   void analyzeCollective(const ir::Operation& op, CollectiveKind kind, const Scope& scope);
   void analyzeDeviceId(const ir::Operation& op, const Scope& scope);
+  bool analyzeDeviceIndexArithmetic(const ir::Operation& op, const Scope& scope);
+  VarianceSet dependentAxes(const VarianceSet& deviceId, const DeviceIndexDigits& digits,
+                            const Scope& scope) const;
   void analyzeWhile(const ir::Operation& op, const Scope& scope);
   void analyzeBranches(const ir::Operation& op, const Scope& scope);
   void analyzeCall(const ir::Operation& op, const Scope& scope);
@@ -122,6 +166,8 @@ private:
   ValueMap* m_values;
   std::vector<const ir::Operation*> m_callStack;
   std::unordered_map<std::string, std::vector<VarianceSet>> m_calleeCache;
+  // Integer values computed from `partition_id` by the arithmetic JAX's `axis_index` lowers to.
+  std::unordered_map<const ir::Value*, DeviceIndexDigits> m_deviceDigits;
 };
 
 void VarianceBuilder::analyzeManual(const ir::Operation& op, const Scope* outer) {
@@ -236,6 +282,68 @@ void VarianceBuilder::analyzeDeviceId(const ir::Operation& op, const Scope& scop
     v.add({axis, VarianceSource::DeviceId, &op, 0}, order(scope));
   for (const auto& result : op.results())
     set(result.get(), v);
+  // With the iota device order of a mesh without device ids, device d is partition d.
+  const ir::Mesh* mesh = scope.view->mesh.mesh;
+  if (op.is("stablehlo.partition_id") && op.numResults() == 1 && mesh && mesh->deviceIds.empty()) {
+    int64_t devices = 1;
+    for (const ir::MeshAxis& axis : mesh->axes)
+      devices *= axis.size;
+    m_deviceDigits[op.result(0)] = {1, devices};
+  }
+}
+
+// `remainder(divide(partition_id, stride), size)` is how JAX lowers `axis_index`: the result
+// varies only over the mesh axes whose digits of the device index it reads. Each step keeps
+// the exact form while the constant divides the modulus; past that the value keeps the axes it
+// had (never fewer than it really reads).
+bool VarianceBuilder::analyzeDeviceIndexArithmetic(const ir::Operation& op, const Scope& scope) {
+  bool divide = op.is("stablehlo.divide"), remainder = op.is("stablehlo.remainder");
+  bool convert = op.is("stablehlo.convert");
+  if (!(divide || remainder || convert) || op.numResults() != 1 || op.numOperands() == 0)
+    return false;
+  auto it = m_deviceDigits.find(op.operand(0));
+  if (it == m_deviceDigits.end())
+    return false;
+  DeviceIndexDigits digits = it->second;
+  if (convert) {
+    if (!ir::isIntegerElement(op.result(0)->type().elementType()))
+      return false;
+  } else {
+    std::optional<int64_t> k = op.numOperands() == 2 ? splatInteger(*op.operand(1)) : std::nullopt;
+    if (!k || *k <= 0 || digits.modulus % *k != 0)
+      return false;
+    if (divide) {
+      digits.stride *= *k;
+      digits.modulus /= *k;
+    } else {
+      digits.modulus = *k;
+    }
+  }
+  m_deviceDigits[op.result(0)] = digits;
+  set(op.result(0), dependentAxes(get(op.operand(0)), digits, scope));
+  return true;
+}
+
+// The axes of `deviceId`'s set whose digits of the device index `digits` reads.
+VarianceSet VarianceBuilder::dependentAxes(const VarianceSet& deviceId,
+                                           const DeviceIndexDigits& digits,
+                                           const Scope& scope) const {
+  const ir::Mesh* mesh = scope.view->mesh.mesh;
+  VarianceSet out = deviceId;
+  if (!mesh)
+    return out;
+  int64_t axisStride = 1; // of the axis being looked at: the product of the axes after it
+  const int64_t end = digits.modulus > std::numeric_limits<int64_t>::max() / digits.stride
+                          ? std::numeric_limits<int64_t>::max()
+                          : digits.stride * digits.modulus;
+  for (auto axis = mesh->axes.rbegin(); axis != mesh->axes.rend(); ++axis) {
+    const int64_t axisEnd = axisStride * axis->size;
+    bool read = axis->size > 1 && axisEnd > digits.stride && axisStride < end;
+    if (!read)
+      out.remove(axis->name);
+    axisStride = axisEnd;
+  }
+  return out;
 }
 
 void VarianceBuilder::analyzeWhile(const ir::Operation& op, const Scope& scope) {
@@ -357,9 +465,32 @@ const std::vector<VarianceSet>& VarianceBuilder::calleeResults(const ir::Operati
 }
 
 VarianceAnalysis VarianceAnalysis::run(const ir::Module& module) {
-  VarianceAnalysis analysis;
-  VarianceBuilder(module, analysis).run();
-  return analysis;
+  std::vector<CollectiveReading> readings;
+  for (;;) {
+    VarianceAnalysis analysis;
+    analysis.m_readings = readings;
+    VarianceBuilder(module, analysis).run();
+    // An output that varies only because an unmarked all_gather was read as varying: JAX
+    // accepted the program, so it was all_gather_invariant. Each round settles at least one.
+    size_t before = readings.size();
+    for (const ReplicationError& error : checkReplication(analysis))
+      for (const ReplicationFailure& failure : error.failures)
+        for (const std::string& axis : failure.axes) {
+          const AxisOrigin* origin = failure.variance.originOf(axis);
+          if (!origin || origin->source != VarianceSource::Collective || !origin->op ||
+              !origin->op->is("stablehlo.all_gather") || origin->op->hasAttr(kInvariantAttr))
+            continue;
+          bool known = std::any_of(readings.begin(), readings.end(),
+                                   [&](const CollectiveReading& r) { return r.op == origin->op; });
+          if (!known)
+            readings.push_back({origin->op, CollectiveKind::AllGatherInvariant,
+                                "the out_shardings of the manual computation at line " +
+                                    std::to_string(error.manualComputation->loc().line) +
+                                    " need its value replicated over '" + axis + "'"});
+        }
+    if (readings.size() == before)
+      return analysis;
+  }
 }
 
 } // namespace shardscope::analysis

@@ -52,6 +52,16 @@ struct CollectiveUse {
   const ir::Operation* manualComputation = nullptr;
 };
 
+/// How the analysis read a `stablehlo.all_gather` that carries no `shardscope.all_gather_invariant`
+/// hint: JAX's `all_gather` and `all_gather_invariant` lower to the same op, so the text alone does
+/// not say which one the program meant.
+struct CollectiveReading {
+  const ir::Operation* op = nullptr;
+  CollectiveKind kind = CollectiveKind::AllGather;
+  /// Why, e.g. `out_shardings of the manual computation at line 15 need it replicated over 'i'`.
+  std::string reason;
+};
+
 /// Device-variance types of every value inside the manual computations of a module, with the
 /// implicit pbroadcast sites and the collectives mapped back to mesh axes.
 ///
@@ -65,6 +75,12 @@ struct CollectiveUse {
 ///   then psum / all_gather_invariant / collective_broadcast remove those axes while all_gather,
 ///   psum_scatter, all_to_all and ppermute keep them; a collective whose groups match no manual
 ///   axes keeps its operand's set;
+/// - an unmarked `stablehlo.all_gather` is read as `all_gather` unless that reading makes an
+///   output vary over axes its `out_shardings` entry says it is replicated over; then it is read
+///   as `all_gather_invariant`, the only reading under which JAX accepted the program (recorded in
+///   `readings()`);
+/// - integer arithmetic on `partition_id` as JAX lowers `axis_index` (`remainder(divide(id, s), n)`
+///   by constants, `convert`) varies only over the axes whose digits of the device index it reads;
 /// - `stablehlo.while` iterates its loop-carried sets to a fixed point, `case`/`if` join their
 ///   branches (and the predicate), `optimization_barrier` / `sdy.named_computation` keep each
 ///   operand's set at its position, `func.call` analyzes the callee with the operands' sets;
@@ -84,6 +100,10 @@ public:
   const std::vector<PbroadcastSite>& pbroadcasts() const { return m_sites; }
   /// Every collective inside a manual computation, in program order.
   const std::vector<CollectiveUse>& collectives() const { return m_collectives; }
+  /// The unmarked all_gathers read as `all_gather_invariant`, in program order.
+  const std::vector<CollectiveReading>& readings() const { return m_readings; }
+  /// How `op` is read: the reading chosen for it, else `collectiveKind(op)`.
+  std::optional<CollectiveKind> kindOf(const ir::Operation& op) const;
 
 private:
   friend class VarianceBuilder;
@@ -91,6 +111,7 @@ private:
   std::unordered_map<const ir::Value*, VarianceSet> m_variance;
   std::vector<PbroadcastSite> m_sites;
   std::vector<CollectiveUse> m_collectives;
+  std::vector<CollectiveReading> m_readings;
 };
 
 } // namespace shardscope::analysis

@@ -58,7 +58,7 @@ std::string typedLabel(const ir::Value& value) {
   if (!type.isTensor())
     return type.str();
   std::optional<ir::TensorSharding> scratch;
-  if (const ir::TensorSharding* s = sharding::valueShardingRef(value, scratch);
+  if (const ir::TensorSharding* s = sharding::heldShardingRef(value, scratch);
       s && s->dims.size() == type.shape().size())
     return sharding::jaxTypedNotation(*s, type);
   std::string out = sharding::jaxDtypeName(type.elementType()) + "[";

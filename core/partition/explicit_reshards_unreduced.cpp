@@ -206,6 +206,16 @@ void allReduceUnreducedOperands(const ir::Module& module, ir::Operation& op) {
   if (!anyUnreduced)
     return;
   std::optional<ir::TensorSharding> target = sharding::valueSharding(*op.result(0));
+  // An explicit reduction (written, or inserted by an earlier run of this pass) is itself the
+  // sum of the pending partial values over its axes: they count as unreduced where it reads them,
+  // or the sum would be taken twice.
+  if (target && (op.is("sdy.all_reduce") || op.is("sdy.reduce_scatter")))
+    if (const auto* axes = op.attr("reduction_axes").as<ir::AxisRefListAttr>())
+      if (const ir::Mesh* mesh = ir::resolveMesh(module, *target)) {
+        std::vector<AxisRef> pending = target->unreducedAxes;
+        pending.insert(pending.end(), axes->axes.begin(), axes->axes.end());
+        target->unreducedAxes = sharding::sortAndMerge(std::move(pending), sharding::MeshView(*mesh));
+      }
   for (unsigned i = 0; i < op.numOperands(); ++i)
     allReduceUnreducedOperand(module, op, i, target);
 }

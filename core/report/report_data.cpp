@@ -73,8 +73,9 @@ Json meshesJson(const ir::Module& module) {
 Json valueRow(const ir::Module& module, const std::string& function, const std::string& name,
               const std::string& op, support::SourceLocation loc, const ir::Value& value,
               const analysis::VarianceAnalysis& variance, const std::string& jaxName) {
+  // What the devices hold: a partial result before its reduction says so (`unreduced={'x'}`).
   std::optional<ir::TensorSharding> scratch;
-  const ir::TensorSharding* s = sharding::valueShardingRef(value, scratch);
+  const ir::TensorSharding* s = sharding::heldShardingRef(value, scratch);
   const analysis::VarianceSet* v = variance.varianceOf(value);
   Json row{{"function", function},
               {"name", name},

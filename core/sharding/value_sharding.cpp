@@ -110,6 +110,24 @@ std::optional<TensorSharding> valueSharding(const ir::Value& value) {
   return *stored;
 }
 
+namespace {
+
+bool isReduction(const Operation& op) {
+  return op.is("sdy.all_reduce") || op.is("sdy.reduce_scatter");
+}
+
+} // namespace
+
+const TensorSharding* heldShardingRef(const ir::Value& value,
+                                      std::optional<TensorSharding>& scratch) {
+  for (const ir::Use& use : value.uses())
+    if (isReduction(*use.user)) {
+      scratch = heldSharding(value);
+      return scratch ? &*scratch : nullptr;
+    }
+  return valueShardingRef(value, scratch);
+}
+
 std::optional<ir::TensorSharding> heldSharding(const ir::Value& value) {
   std::optional<ir::TensorSharding> sharding = valueSharding(value);
   for (const ir::Use& use : value.uses()) {

@@ -39,6 +39,11 @@ const ir::TensorSharding* valueShardingRef(const ir::Value& value,
 /// as replicated on the reduction's mesh; nothing when it has neither.
 std::optional<ir::TensorSharding> heldSharding(const ir::Value& value);
 
+/// `heldSharding(value)` without a copy when no reduction reads the value (nearly every value):
+/// valid while the stored attribute and `scratch` are.
+const ir::TensorSharding* heldShardingRef(const ir::Value& value,
+                                          std::optional<ir::TensorSharding>& scratch);
+
 /// The names of Shardy's explicit collectives (`sdy.all_gather`, ..., `sdy.replicated_to_unreduced`),
 /// whose result sharding is their `out_sharding`.
 std::span<const std::string_view> explicitCollectiveNames();

@@ -112,14 +112,15 @@ bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
     row.name = it != names.end() ? QString::fromStdString(it->second) : QStringLiteral("?");
     row.function = qs(ir::func::name(fn));
     row.type = QString::fromStdString(value.type().str());
-    std::optional<ir::TensorSharding> s = sharding::valueSharding(value);
+    // What the devices hold: a partial result before its reduction says so (`unreduced={'x'}`).
+    std::optional<ir::TensorSharding> s = sharding::heldSharding(value);
     if (s) {
       row.typed = QString::fromStdString(sharding::jaxTypedNotation(*s, value.type()));
       row.spec = QString::fromStdString(sharding::partitionSpecNotation(*s));
       row.shardy = QString::fromStdString(sharding::shardyNotation(*s));
       row.gspmd = QString::fromStdString(session::gspmdNotation(module, value));
       // The layout the data really has: partial results before an all_reduce differ per device.
-      row.layout = layoutInfo(module, *sharding::heldSharding(value), value.type());
+      row.layout = layoutInfo(module, *s, value.type());
     } else {
       row.typed = QString::fromStdString(plainTyped(value.type()));
     }

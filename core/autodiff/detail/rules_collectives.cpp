@@ -148,6 +148,8 @@ std::optional<bool> transposeCollective(RuleContext& ctx) {
   if (!use || !use->match.matched)
     return ctx.fail("can't tell which manual axes '" + std::string(op.name()) + "' runs over" +
                     (use ? ": " + use->match.problem : std::string()));
+  // The variance analysis may have read an unmarked all_gather as all_gather_invariant.
+  kind = use->kind;
   Axes axes = use->match.axes;
   std::sort(axes.begin(), axes.end());
   if (op.numOperands() != 1 || op.numResults() != 1)

@@ -181,18 +181,20 @@ TEST_F(SeedExamplesTest, Example5AllGatherToAMappedOutputStaysVarying) {
   EXPECT_TRUE(m_sink.diagnostics().empty());
 }
 
-TEST_F(SeedExamplesTest, Example4WithAPlainAllGatherFailsTheReplicationCheck) {
+// all_gather and all_gather_invariant lower to the same op: with out_specs P() only the invariant
+// reading is one JAX accepted, so Example 4 unmarked is read as Example 4 with
+// all_gather_invariant, and says so.
+TEST_F(SeedExamplesTest, Example4WithAPlainAllGatherIsReadAsAllGatherInvariant) {
   load("replication_errors.mlir");
-  auto errors = errorsIn(m_analysis, "f4");
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(replicationMessage(*errors[0], viewIn("f4")),
-            std::string("shard_map applied to the function 'f4' was given out_specs which require "
-                        "replication which can't be statically inferred given the mesh:\n\n"
-                        "The mesh given has shape (8,) with corresponding axis names ('i',).\n\n"
-                        "out_specs is PartitionSpec() which implies that the corresponding output "
-                        "value is replicated across mesh axis 'i', but could not infer replication "
-                        "over any axes\n\n") +
-                kCheckHint);
+  EXPECT_TRUE(errorsIn(m_analysis, "f4").empty());
+  EXPECT_EQ(v("f4", "yb"), "{}");
+  EXPECT_EQ(collectives("f4"), Strings{"all_gather_invariant over 'i'"});
+  ASSERT_EQ(m_analysis.variance.readings().size(), 1u);
+  const CollectiveReading& reading = m_analysis.variance.readings().front();
+  EXPECT_EQ(reading.kind, CollectiveKind::AllGatherInvariant);
+  EXPECT_EQ(reading.op->loc().line, 16u);
+  EXPECT_EQ(reading.reason, "the out_shardings of the manual computation at line 15 need its "
+                            "value replicated over 'i'");
 }
 
 TEST_F(SeedExamplesTest, F3WithoutItsPsumClaimsReplicationOverJ) {

@@ -150,13 +150,15 @@ TEST_F(VarianceTest, AllReduceRemovesItsAxesAndIsNamedAfterItsReducer) {
 }
 
 TEST_F(VarianceTest, AllGatherKeepsItsAxesAndAddsThemToAnInvariantOperand) {
-  run(program("[{\"i\"}, {}]", "[{\"i\"}, {}]", "\"i\", \"j\"", "tensor<2x8xf32>",
+  // The output names 'j': the varying reading of the unmarked all_gather is consistent.
+  run(program("[{\"i\"}, {}]", "[{\"i\"}, {\"j\"}]", "\"i\", \"j\"", "tensor<2x8xf32>",
               collective("g", "all_gather", "xb",
                          std::string("all_gather_dim = 1 : i64, ") + kGroupsJ, "tensor<2x8xf32>",
                          "tensor<2x16xf32>", false) +
                   "\n    sdy.return %g : tensor<2x16xf32>",
-              "tensor<8x16xf32>"));
+              "tensor<8x32xf32>"));
   EXPECT_EQ(v("g"), "{V:i,j}");
+  EXPECT_TRUE(m_analysis.readings().empty());
   EXPECT_EQ(sites(), Strings{"stablehlo.all_gather#0 'j' (collective operand)"});
   const AxisOrigin* j = origin("g", "j");
   ASSERT_TRUE(j);

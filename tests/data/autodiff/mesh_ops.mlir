@@ -25,7 +25,7 @@ func.func @mixed_collectives(%x: tensor<8x4xf64>, %w: tensor<4x4xf64>) -> tensor
       stablehlo.return %sum1 : tensor<f64>
     }) : (tensor<f64>) -> tensor<f64>
     %rr = stablehlo.reshape %r : (tensor<f64>) -> tensor<1xf64>
-    %gi = "stablehlo.all_gather"(%rr) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 6, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> {shardscope.all_gather_invariant} : (tensor<1xf64>) -> tensor<4xf64>
+    %gi = "stablehlo.all_gather"(%rr) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 6, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> : (tensor<1xf64>) -> tensor<4xf64>
     %ninf = stablehlo.constant dense<0xFFF0000000000000> : tensor<f64>
     %mx = stablehlo.reduce(%gi init: %ninf) applies stablehlo.maximum across dimensions = [0] : (tensor<4xf64>, tensor<f64>) -> tensor<f64>
     %o = stablehlo.add %ps, %mx : tensor<f64>

@@ -1,8 +1,8 @@
 // shard_maps that JAX rejects with its static replication check (check_vma): each returns a value
 // that varies over a manual axis its out_specs leave out.
 //
-//   f4:           shmap(lambda x: all_gather(x, 'i'), P('i'), P())     # Example 4 of the
-//                 efficient-transpose design: all_gather's result is device-varying
+//   f4:           shmap(lambda x: all_gather(x, 'i'), P('i'), P())     # Example 4: read as
+//                 all_gather_invariant (same StableHLO; the only reading JAX's check accepts)
 //   f3_no_psum:   f3 of the shard_map design without its psum over 'j'
 //   f5_only_i:    f5 of the shard_map design with a psum over 'i' only
 //   axis_index:   shmap(lambda: axis_index('i'), in_specs=(), out_specs=P())

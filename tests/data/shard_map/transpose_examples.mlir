@@ -1,8 +1,8 @@
 // Examples 1-5 of the "efficient transposition of replication-inducing collectives" design, on
 // one mesh axis 'i' of 8 devices, written as they lower to StableHLO. `pbroadcast` (pvary) lowers
 // to nothing, so the analysis has to find where JAX would insert it. g is a sum (Example 1) or a
-// negation (Example 2); `all_gather_invariant` lowers to the same HLO as `all_gather` and is
-// marked with the `shardscope.all_gather_invariant` attribute.
+// negation (Example 2); `all_gather_invariant` lowers to the same HLO as `all_gather`: the
+// out_specs of f4 leave only the invariant reading, and the analysis takes it.
 //
 //   Example 1: f1 = shmap(lambda x: psum(g(x), 'i'), in_specs=P('i'), out_specs=P())
 //              t(f1) = shmap(lambda ybar: t(g)(pbroadcast(ybar, 'i')), P(), P('i'))
@@ -88,7 +88,7 @@ func.func @cursed_identity_old_transpose(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 func.func @f4(%x: tensor<8xf32>) -> tensor<8xf32> {
   %y = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"i"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"i"} (%xb: tensor<1xf32>) {
-    %yb = "stablehlo.all_gather"(%xb) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> {shardscope.all_gather_invariant} : (tensor<1xf32>) -> tensor<8xf32>
+    %yb = "stablehlo.all_gather"(%xb) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3, 4, 5, 6, 7]]> : tensor<1x8xi64>, use_global_device_ids}> : (tensor<1xf32>) -> tensor<8xf32>
     sdy.return %yb : tensor<8xf32>
   } : (tensor<8xf32>) -> tensor<8xf32>
   return %y : tensor<8xf32>
