@@ -482,8 +482,10 @@ bool insertExplicitReshards(ir::Module& module, const InsertExplicitReshardsOpti
                             support::DiagnosticSink& sink) {
   WalkState state{module, sink, options.enableFullVersion};
   NextOpScope positions; // nextOp is asked for every op: index the blocks' positions
-  for (Operation* func : propagation::preOrderOps(module.op())) {
-    if (!func->is("func.func") || func->numRegions() == 0 || func->region(0).blocks().empty())
+  // The functions are taken up front, nothing else: processing a body erases ops of it (reshards
+  // turned into unreduced collectives), so a list of every op would hold freed ones.
+  for (Operation* func : module.functions()) {
+    if (func->numRegions() == 0 || func->region(0).blocks().empty())
       continue;
     if (state.fullVersion && !verifyNoSingleDeviceBoundary(module, *func, sink)) {
       state.ok = false;
