@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <set>
+#include <tuple>
 
 namespace shardscope::analysis {
 
@@ -90,8 +92,8 @@ private:
   struct Scope {
     const ManualComputationView* view = nullptr; // the innermost manual computation
     std::vector<std::string> axes;               // every manual axis in scope, mesh order
-    // False while a loop iterates to its fixed point and inside callees: values are still typed,
-    // but sites and collectives are not recorded (the final pass records them once).
+    // False while a loop iterates to its fixed point: values are still typed, but sites and
+    // collectives are not recorded (the final pass records them once).
     bool record = true;
   };
 
@@ -107,9 +109,11 @@ private:
     (*m_values)[value] = std::move(variance);
   }
 
+  // A callee called twice from one body is recorded once.
   void addSite(const Scope& scope, const ir::Operation& op, unsigned operand,
                std::vector<std::string> axes, PbroadcastReason reason) {
-    if (scope.record && !axes.empty())
+    if (scope.record && !axes.empty() &&
+        m_recordedSites.insert({&op, scope.view->op, operand}).second)
       m_out.m_sites.push_back({&op, operand, std::move(axes), reason, scope.view->op});
   }
 
@@ -166,6 +170,7 @@ private:
   ValueMap* m_values;
   std::vector<const ir::Operation*> m_callStack;
   std::unordered_map<std::string, std::vector<VarianceSet>> m_calleeCache;
+  std::set<std::tuple<const ir::Operation*, const ir::Operation*, unsigned>> m_recordedSites;
   // Integer values computed from `partition_id` by the arithmetic JAX's `axis_index` lowers to.
   std::unordered_map<const ir::Value*, DeviceIndexDigits> m_deviceDigits;
 };
@@ -247,7 +252,7 @@ void VarianceBuilder::analyzeGeneric(const ir::Operation& op, const Scope& scope
 void VarianceBuilder::analyzeCollective(const ir::Operation& op, CollectiveKind kind,
                                         const Scope& scope) {
   AxesMatch match = collectiveAxes(op, kind, scope.view->mesh, scope.axes);
-  if (scope.record)
+  if (scope.record && m_recordedSites.insert({&op, scope.view->op, ~0u}).second)
     m_out.m_collectives.push_back({&op, kind, match, scope.view->op});
   // The reducer body is not analyzed: it combines values of different devices and has no
   // per-device type.
@@ -442,6 +447,8 @@ const std::vector<VarianceSet>& VarianceBuilder::calleeResults(const ir::Operati
     key += "|" + arg.str();
   for (const std::string& axis : scope.axes)
     key += "," + axis;
+  // Per manual computation, so that the callee's collectives and sites are recorded for each.
+  key += "@" + std::to_string(reinterpret_cast<uintptr_t>(scope.view->op));
   if (auto it = m_calleeCache.find(key); it != m_calleeCache.end())
     return it->second;
   // The callee is typed for this call's operands in a map of its own: another call site may
@@ -452,9 +459,9 @@ const std::vector<VarianceSet>& VarianceBuilder::calleeResults(const ir::Operati
   ValueMap* caller = m_values;
   m_values = &local;
   m_callStack.push_back(&fn);
-  Scope inner = scope;
-  inner.record = false;
-  analyzeBlock(body, inner);
+  // The callee's collectives and pbroadcast sites belong to the calling manual computation: a
+  // nested jax.jit's psum is the shard_map's psum.
+  analyzeBlock(body, scope);
   std::vector<VarianceSet> results;
   if (const ir::Operation* ret = body.back())
     for (const ir::Value* v : ret->operands())

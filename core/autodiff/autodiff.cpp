@@ -147,6 +147,96 @@ std::string uniqueName(const ir::Module& module, std::string name) {
   return candidate;
 }
 
+// While alive, a copy of a function in which every `func.call` to a function with a body is
+// replaced by that body (transitively), so that the transforms see through calls: a nested
+// `jax.jit` inside a shard_map lowers to one. The copy is removed again at the end; a function
+// without calls is used as it is.
+class InlinedCopy {
+public:
+  InlinedCopy(ir::Module& module, Operation& fn, support::DiagnosticSink& sink)
+      : m_module(module), m_fn(&fn) {
+    if (!hasInlinableCall(fn))
+      return;
+    Operation::ValueMapping mapping;
+    std::unique_ptr<Operation> copy = fn.clone(mapping);
+    copy->setAttr("sym_name", Attribute::string(uniqueName(
+                                  module, std::string(ir::func::name(fn)) + "_inlined")));
+    copy->setAttr("sym_visibility", Attribute::string("private"));
+    m_copy = module.body().push_back(std::move(copy));
+    // Every round inlines the calls present in the copy; a chain deeper than this is recursion.
+    for (int round = 0; hasInlinableCall(*m_copy); ++round) {
+      if (round == kMaxDepth) {
+        sink.error(fn.loc(), "'@" + std::string(ir::func::name(fn)) +
+                                 "' calls itself (through " + std::to_string(kMaxDepth) +
+                                 " nested calls): recursive calls cannot be transformed");
+        m_failed = true;
+        return;
+      }
+      std::vector<Operation*> calls;
+      m_copy->walk([&](Operation& op) {
+        if (calleeBody(op))
+          calls.push_back(&op);
+      });
+      for (Operation* call : calls)
+        inlineCall(*call);
+    }
+  }
+  ~InlinedCopy() {
+    if (m_copy)
+      removeFunction(m_module, m_copy);
+  }
+  InlinedCopy(const InlinedCopy&) = delete;
+  InlinedCopy& operator=(const InlinedCopy&) = delete;
+
+  Operation* get() const { return m_failed ? nullptr : m_copy ? m_copy : m_fn; }
+
+private:
+  static constexpr int kMaxDepth = 64;
+
+  const ir::Block* calleeBody(const Operation& op) const {
+    if (!op.is("func.call"))
+      return nullptr;
+    const auto* callee = op.attr("callee").as<ir::SymbolRefAttr>();
+    const Operation* fn =
+        callee && !callee->path.empty() ? m_module.lookupFunction(callee->path.back()) : nullptr;
+    const ir::Block* body = fn ? ir::func::body(*fn) : nullptr;
+    return body && body->numArguments() == op.numOperands() && body->back() &&
+                   body->back()->is("func.return") &&
+                   body->back()->numOperands() == op.numResults()
+               ? body
+               : nullptr;
+  }
+
+  bool hasInlinableCall(Operation& fn) const {
+    bool found = false;
+    fn.walk([&](Operation& op) { found = found || calleeBody(op); });
+    return found;
+  }
+
+  void inlineCall(Operation& call) {
+    const ir::Block& body = *calleeBody(call);
+    Operation::ValueMapping mapping;
+    for (unsigned i = 0; i < body.numArguments(); ++i)
+      mapping[body.argument(i)] = call.operand(i);
+    ir::Block& block = *call.parentBlock();
+    for (const auto& op : body.ops())
+      if (op.get() != body.back())
+        block.insertBefore(&call, op->clone(mapping));
+    const Operation& ret = *body.back();
+    for (unsigned i = 0; i < call.numResults(); ++i) {
+      auto it = mapping.find(ret.operand(i));
+      call.result(i)->replaceAllUsesWith(it != mapping.end() ? it->second : ret.operand(i));
+    }
+    call.dropAllReferences();
+    block.erase(&call);
+  }
+
+  ir::Module& m_module;
+  Operation* m_fn;
+  Operation* m_copy = nullptr;
+  bool m_failed = false;
+};
+
 // Checks the parts every transform needs: a body ending in `func.return`.
 const Operation* returnOf(const Operation& fn, support::DiagnosticSink& sink) {
   const ir::Block* body = ir::func::body(fn);
@@ -162,8 +252,12 @@ const Operation* returnOf(const Operation& fn, support::DiagnosticSink& sink) {
 
 AutodiffResult transpose(ir::Module& module, const TransposeOptions& options,
                          support::DiagnosticSink& sink) {
-  Operation* fn = findFunction(module, options.function, sink);
-  if (!fn || !returnOf(*fn, sink))
+  Operation* original = findFunction(module, options.function, sink);
+  if (!original || !returnOf(*original, sink))
+    return {};
+  InlinedCopy inlined(module, *original, sink);
+  Operation* fn = inlined.get();
+  if (!fn)
     return {};
   auto linear = resolveArguments(*fn, options.linearIn, sink);
   if (!linear)
@@ -189,12 +283,12 @@ AutodiffResult transpose(ir::Module& module, const TransposeOptions& options,
   }
   std::string name =
       options.newName.empty()
-          ? std::string(ir::func::name(*fn)) +
+          ? std::string(ir::func::name(*original)) +
                 (options.rules == CollectiveRules::Naive ? "_transpose_naive" : "_transpose")
           : options.newName;
   Engine engine(module, Mode::Transpose, options.rules, sink);
   Operation* out =
-      newFunction(module, *fn, uniqueName(module, name), args, argAttrs, results, resAttrs);
+      newFunction(module, *original, uniqueName(module, name), args, argAttrs, results, resAttrs);
   ir::Block& target = *ir::func::body(*out);
   Scope scope;
   scope.source = &body;
@@ -223,11 +317,15 @@ AutodiffResult transpose(ir::Module& module, const TransposeOptions& options,
   b.setLoc(ret->loc());
   b.create("func.return", *cts, {});
   detail::eraseDeadOps(target);
-  return {out, fn, *linear};
+  return {out, original, *linear};
 }
 
 AutodiffResult grad(ir::Module& module, const GradOptions& options, support::DiagnosticSink& sink) {
-  Operation* fn = findFunction(module, options.function, sink);
+  Operation* original = findFunction(module, options.function, sink);
+  if (!original)
+    return {};
+  InlinedCopy inlined(module, *original, sink);
+  Operation* fn = inlined.get();
   if (!fn)
     return {};
   const Operation* ret = returnOf(*fn, sink);
@@ -242,7 +340,7 @@ AutodiffResult grad(ir::Module& module, const GradOptions& options, support::Dia
       got += (got.empty() ? "" : ", ") + v->type().str();
     sink.error(ret->loc(), "grad needs a function returning one scalar float (a rank-0 float "
                            "tensor); '@" +
-                               std::string(ir::func::name(*fn)) + "' returns (" + got + ")");
+                               std::string(ir::func::name(*original)) + "' returns (" + got + ")");
     return {};
   }
   auto wrt = resolveArguments(*fn, options.wrt, sink);
@@ -260,12 +358,12 @@ AutodiffResult grad(ir::Module& module, const GradOptions& options, support::Dia
     resAttrs.push_back(dictAt(*fn, "arg_attrs", j));
   }
   std::string name = options.newName.empty()
-                         ? std::string(ir::func::name(*fn)) +
+                         ? std::string(ir::func::name(*original)) +
                                (options.rules == CollectiveRules::Naive ? "_grad_naive" : "_grad")
                          : options.newName;
   Engine engine(module, Mode::Grad, options.rules, sink);
   Operation* out =
-      newFunction(module, *fn, uniqueName(module, name), args, argAttrs, results, resAttrs);
+      newFunction(module, *original, uniqueName(module, name), args, argAttrs, results, resAttrs);
   ir::Block& target = *ir::func::body(*out);
   Scope scope;
   scope.source = &body;
@@ -288,7 +386,7 @@ AutodiffResult grad(ir::Module& module, const GradOptions& options, support::Dia
   }
   b.create("func.return", *cts, {});
   detail::eraseDeadOps(target);
-  return {out, fn, *wrt};
+  return {out, original, *wrt};
 }
 
 } // namespace shardscope::autodiff
