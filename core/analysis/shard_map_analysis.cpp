@@ -1,5 +1,7 @@
 #include "core/analysis/shard_map_analysis.h"
 
+#include <algorithm>
+
 namespace shardscope::analysis {
 
 namespace {
@@ -15,12 +17,40 @@ void reportLocalTypes(const ManualComputationView& view, support::DiagnosticSink
   report(view.results, "result");
 }
 
-void reportCollectives(const VarianceAnalysis& variance, const ir::Operation& manual,
+// The first axis of `axes` that is not manual in `view`, or null.
+const std::string* firstFreeAxis(const std::vector<std::string>& axes,
+                                 const ManualComputationView& view) {
+  std::vector<std::string> manual = view.scopeAxes();
+  for (const std::string& axis : axes)
+    if (std::find(manual.begin(), manual.end(), axis) == manual.end())
+      return &axis;
+  return nullptr;
+}
+
+void reportCollectives(const VarianceAnalysis& variance, const ManualComputationView& view,
                        support::DiagnosticSink& sink) {
-  for (const CollectiveUse& use : variance.collectives())
-    if (use.manualComputation == &manual && !use.match.matched)
-      sink.warning(use.op->loc(), "cannot map the devices of '" + std::string(use.op->name()) +
-                                      "' to manual axes: " + use.match.problem);
+  for (const CollectiveUse& use : variance.collectives()) {
+    if (use.manualComputation != view.op || use.match.matched)
+      continue;
+    // Groups that run along mesh axes of which some are free here: JAX binds only the manual
+    // axes inside a shard_map, so it rejected such a collective when it was traced.
+    if (!use.op->is("stablehlo.collective_permute") && view.mesh.mesh) {
+      std::vector<std::string> all;
+      for (const ir::MeshAxis& axis : view.mesh.mesh->axes)
+        all.push_back(axis.name);
+      AxesMatch anyAxes = matchReplicaGroups(use.op->attr("replica_groups"), view.mesh, all);
+      if (anyAxes.matched)
+        if (const std::string* free = firstFreeAxis(anyAxes.axes, view)) {
+          sink.error(use.op->loc(), "Found an unbound axis name: " + *free +
+                                        ". To fix this, please call " +
+                                        jaxCollectiveName(*use.op, use.kind) +
+                                        " under `jax.shard_map`.");
+          continue;
+        }
+    }
+    sink.warning(use.op->loc(), "cannot map the devices of '" + std::string(use.op->name()) +
+                                    "' to manual axes: " + use.match.problem);
+  }
 }
 
 } // namespace
@@ -30,7 +60,7 @@ ShardMapAnalysis analyzeShardMaps(const ir::Module& module, support::DiagnosticS
   result.replicationErrors = checkReplication(result.variance);
   for (const ManualComputationView& view : result.variance.manualComputations()) {
     reportLocalTypes(view, sink);
-    reportCollectives(result.variance, *view.op, sink);
+    reportCollectives(result.variance, view, sink);
     for (const ReplicationError& error : result.replicationErrors)
       if (error.manualComputation == view.op)
         sink.report(replicationDiagnostic(error, view));
