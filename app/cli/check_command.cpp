@@ -35,11 +35,14 @@ std::string gspmdOf(const LoadedProgram& program, const ir::TensorSharding* shar
   return text.empty() ? "-" : text;
 }
 
-std::string typedNotation(ir::Type type, const ir::TensorSharding* sharding) {
+// JAX's typed form; inside a manual computation `variance` adds its `{V:...}` set to the braces.
+std::string typedNotation(ir::Type type, const ir::TensorSharding* sharding,
+                          const analysis::VarianceSet* variance = nullptr) {
   if (!type.isTensor())
     return type.str();
+  std::vector<std::string> varying = variance ? variance->axes() : std::vector<std::string>{};
   if (sharding)
-    return sharding::jaxTypedNotation(*sharding, type);
+    return sharding::jaxTypedNotation(*sharding, type, varying);
   std::string out = sharding::jaxDtypeName(type.elementType()) + "[";
   for (size_t d = 0; d < type.shape().size(); ++d) {
     if (d)
@@ -47,7 +50,7 @@ std::string typedNotation(ir::Type type, const ir::TensorSharding* sharding) {
     int64_t size = type.shape()[d];
     out += size == ir::kDynamicSize ? "?" : std::to_string(size);
   }
-  return out + "]";
+  return out + "]" + sharding::jaxVaryingUnreducedSuffix(varying, {});
 }
 
 // Inside a manual computation the typed notation carries the value's variance, `{V:i,j}`.
@@ -57,7 +60,7 @@ ValueRow rowFor(const LoadedProgram& program, const ir::Value& value, std::strin
   std::optional<ir::TensorSharding> s = sharding::heldSharding(value);
   const ir::TensorSharding* sharding = s ? &*s : nullptr;
   const analysis::VarianceSet* v = variance ? variance->varianceOf(value) : nullptr;
-  return {displayName(program, &value), typedNotation(value.type(), sharding) + (v ? v->str() : ""),
+  return {displayName(program, &value), typedNotation(value.type(), sharding, v),
           sharding ? sharding::partitionSpecNotation(*sharding) : std::string("-"),
           std::move(origin),
           gspmdOf(program, sharding, import_::gspmd::enclosingManualAxes(value))};
@@ -106,13 +109,15 @@ void printManualValues(const LoadedProgram& program, const analysis::ManualCompu
   std::vector<ValueRow> rows;
   auto add = [&](const analysis::LocalValueView& v, const ir::Value* local, bool in) {
     const analysis::VarianceSet* set = local ? variance.varianceOf(*local) : nullptr;
-    std::string typed = v.localType && v.localType.isTensor()
-                            ? sharding::jaxTypedNotation(v.bodySharding, v.localType)
-                            : v.globalType.str();
+    std::string typed =
+        v.localType && v.localType.isTensor()
+            ? sharding::jaxTypedNotation(v.bodySharding, v.localType,
+                                         set ? set->axes() : std::vector<std::string>{})
+            : v.globalType.str() + (set ? set->str() : "");
     std::string where = std::string(in ? "operand #" : "result #") + std::to_string(v.index) +
                         (in ? " of " : " as ") + typedNotation(v.globalType, &v.sharding);
     rows.push_back({std::string(in ? "  in   " : "  out  ") + displayName(program, local),
-                    typed + (set ? set->str() : ""), sharding::partitionSpecNotation(v.sharding),
+                    typed, sharding::partitionSpecNotation(v.sharding),
                     where, gspmdOf(program, &v.sharding)});
   };
   for (const analysis::LocalValueView& v : view.arguments)

@@ -46,12 +46,10 @@ std::string shapeShardingStr(const ExplicitType& type) {
 
 // `_vma_ur_str`: `{U:X}` or `{U:(X,Y)}`; empty when nothing is unreduced.
 std::string unreducedStr(const ExplicitType& type) {
-  if (type.unreduced.empty())
-    return "";
-  std::string axes;
-  for (size_t i = 0; i < type.unreduced.size(); ++i)
-    axes += (i ? "," : "") + axisName(type.unreduced[i]);
-  return "{U:" + (type.unreduced.size() == 1 ? axes : "(" + axes + ")") + "}";
+  std::vector<std::string> axes;
+  for (const ir::AxisRef& axis : type.unreduced)
+    axes.push_back(axisName(axis));
+  return sharding::jaxVaryingUnreducedSuffix({}, axes);
 }
 
 std::string typeStr(const ExplicitType& type, std::string dtype) {

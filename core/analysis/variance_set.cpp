@@ -1,5 +1,7 @@
 #include "core/analysis/variance_set.h"
 
+#include "core/sharding/notation.h"
+
 #include <algorithm>
 
 namespace shardscope::analysis {
@@ -66,12 +68,7 @@ std::vector<std::string> VarianceSet::missing(const VarianceSet& other) const {
 }
 
 std::string VarianceSet::str() const {
-  if (m_entries.empty())
-    return "";
-  std::string out = "{V:";
-  for (size_t i = 0; i < m_entries.size(); ++i)
-    out += (i ? "," : "") + m_entries[i].axis;
-  return out + "}";
+  return sharding::jaxVaryingUnreducedSuffix(axes(), {});
 }
 
 std::string quotedAxes(std::span<const std::string> axes) {

@@ -313,9 +313,15 @@ private:
 
   std::string edgeLabel(const ir::Value& value) const {
     std::string label = typedLabel(value);
-    if (auto it = m_ann.variance.find(&value); it != m_ann.variance.end())
-      label += it->second;
-    return label;
+    auto it = m_ann.variance.find(&value);
+    if (it == m_ann.variance.end() || it->second.empty())
+      return label;
+    // One pair of braces, varying before unreduced, as JAX prints `{V:i, U:x}`.
+    size_t close = label.rfind(']');
+    if (close != std::string::npos && close + 1 < label.size() && label[close + 1] == '{')
+      return label.substr(0, close + 1) + it->second.substr(0, it->second.size() - 1) + ", " +
+             label.substr(close + 2);
+    return label + it->second;
   }
 
   // The producer of `value` with its name and label filled in, or null when the graph does not

@@ -82,7 +82,10 @@ Json valueRow(const ir::Module& module, const std::string& function, const std::
               {"op", op},
               {"loc", locJson(loc)},
               {"type", value.type().str()},
-              {"typed", layout::typedLabel(value) + (v ? v->str() : "")},
+              {"typed", s && s->dims.size() == static_cast<size_t>(value.type().rank())
+                            ? sharding::jaxTypedNotation(*s, value.type(),
+                                                         v ? v->axes() : std::vector<std::string>{})
+                            : layout::typedLabel(value) + (v ? v->str() : "")},
               {"partitionSpec", s ? sharding::partitionSpecNotation(*s) : ""},
               {"shardy", s ? sharding::shardyNotation(*s) : ""},
               {"gspmd", s ? import_::gspmd::gspmdString(

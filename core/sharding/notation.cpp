@@ -53,7 +53,29 @@ std::string partitionSpecNotation(const ir::TensorSharding& sharding) {
   return out + ")";
 }
 
-std::string jaxTypedNotation(const ir::TensorSharding& sharding, ir::Type type) {
+std::string jaxVaryingUnreducedSuffix(std::span<const std::string> varying,
+                                      std::span<const std::string> unreduced,
+                                      std::string_view unreducedKind) {
+  auto set = [](std::string prefix, std::span<const std::string> axes) {
+    std::string names;
+    for (size_t i = 0; i < axes.size(); ++i)
+      names += (i ? "," : "") + axes[i];
+    return prefix + ":" + (axes.size() == 1 ? names : "(" + names + ")");
+  };
+  std::string out;
+  if (!varying.empty())
+    out = set("V", varying);
+  if (!unreduced.empty()) {
+    std::string prefix = unreducedKind.empty() || unreducedKind == "sum"
+                             ? std::string("U")
+                             : "U_" + std::string(unreducedKind);
+    out += (out.empty() ? "" : ", ") + set(prefix, unreduced);
+  }
+  return out.empty() ? out : "{" + out + "}";
+}
+
+std::string jaxTypedNotation(const ir::TensorSharding& sharding, ir::Type type,
+                             std::span<const std::string> varying) {
   if (!type || !type.isTensor())
     return type ? type.str() : std::string();
   std::string out = jaxDtypeName(type.elementType()) + "[";
@@ -69,9 +91,10 @@ std::string jaxTypedNotation(const ir::TensorSharding& sharding, ir::Type type) 
     out += axes.size() == 1 ? axisText(axes[0], "") : "(" + joined(axes, "", ",") + ")";
   }
   out += "]";
-  if (!sharding.unreducedAxes.empty())
-    out += "{U:" + joined(sharding.unreducedAxes, "", ",") + "}";
-  return out;
+  std::vector<std::string> unreduced;
+  for (const ir::AxisRef& axis : sharding.unreducedAxes)
+    unreduced.push_back(axisText(axis, ""));
+  return out + jaxVaryingUnreducedSuffix(varying, unreduced, sharding.unreducedKind);
 }
 
 std::string jaxDtypeName(ir::ElementType type) {

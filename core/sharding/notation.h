@@ -3,7 +3,9 @@
 #include "core/ir/sdy_types.h"
 #include "core/ir/type.h"
 
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace shardscope::sharding {
 
@@ -22,10 +24,19 @@ std::string partitionSpecNotation(const ir::TensorSharding& sharding);
 
 /// JAX's typed form of a sharded array: the short dtype then each dimension size, annotated with
 /// its axes as `size@x` or `size@(z,y)`; unsharded dimensions are plain, e.g. `f32[4@x,8@(z,y)]`
-/// or `f32[4@x,8]`. Unreduced axes are appended as `{U:u}`; a dynamic dimension prints `?`.
+/// or `f32[4@x,8]`, then `jaxVaryingUnreducedSuffix` of `varying` (the device-variance axes
+/// inside a manual computation) and the unreduced axes; a dynamic dimension prints `?`.
 /// `type` must be a ranked tensor; for any other type its MLIR spelling is returned. Dimensions
 /// beyond the sharding's rank are printed plain.
-std::string jaxTypedNotation(const ir::TensorSharding& sharding, ir::Type type);
+std::string jaxTypedNotation(const ir::TensorSharding& sharding, ir::Type type,
+                             std::span<const std::string> varying = {});
+
+/// JAX's `_vma_ur_str`: the varying then the unreduced axes in one pair of braces, each set one
+/// name or a parenthesized tuple, `{V:i}`, `{V:(i,j), U:x}`, `{U_max:(x,y)}` (`U` for a sum or no
+/// kind); empty when both are empty. Axes are given in mesh order.
+std::string jaxVaryingUnreducedSuffix(std::span<const std::string> varying,
+                                      std::span<const std::string> unreduced,
+                                      std::string_view unreducedKind = {});
 
 /// JAX's short dtype name of `type`: `f32`, `bf16`, `i32`, `u8`, `bool`, `c64`, `f8_e4m3fn`, ...
 std::string jaxDtypeName(ir::ElementType type);

@@ -64,9 +64,9 @@ TEST_F(SeedExamplesTest, MatmulBasicSumsThePartialProductsOverJ) {
   EXPECT_EQ(localType("matmul_basic", false, 0), "tensor<8x16xf32> -> tensor<2x8xf32>");
   EXPECT_EQ(localType("matmul_basic", false, 1), "tensor<16x32xf32> -> tensor<8x32xf32>");
   EXPECT_EQ(localType("matmul_basic", true, 0), "tensor<8x32xf32> <- tensor<2x32xf32>");
-  EXPECT_EQ(v("matmul_basic", "a_block"), "{V:i,j}");
+  EXPECT_EQ(v("matmul_basic", "a_block"), "{V:(i,j)}");
   EXPECT_EQ(v("matmul_basic", "b_block"), "{V:j}");
-  EXPECT_EQ(v("matmul_basic", "z_partialsum"), "{V:i,j}");
+  EXPECT_EQ(v("matmul_basic", "z_partialsum"), "{V:(i,j)}");
   EXPECT_EQ(v("matmul_basic", "z_block"), "{V:i}");
   EXPECT_EQ(collectives("matmul_basic"), Strings{"psum over 'j'"});
   // b_block is replicated over 'i' but meets a_block, which varies over it.
@@ -77,8 +77,8 @@ TEST_F(SeedExamplesTest, MatmulBasicSumsThePartialProductsOverJ) {
 TEST_F(SeedExamplesTest, MatmulReduceScatterKeepsTheResultVaryingOverBothAxes) {
   load("matmul.mlir");
   EXPECT_EQ(localType("matmul_reduce_scatter", true, 0), "tensor<8x32xf32> <- tensor<2x16xf32>");
-  EXPECT_EQ(v("matmul_reduce_scatter", "c_partialsum"), "{V:i,j}");
-  EXPECT_EQ(v("matmul_reduce_scatter", "c_block"), "{V:i,j}");
+  EXPECT_EQ(v("matmul_reduce_scatter", "c_partialsum"), "{V:(i,j)}");
+  EXPECT_EQ(v("matmul_reduce_scatter", "c_block"), "{V:(i,j)}");
   EXPECT_EQ(collectives("matmul_reduce_scatter"), Strings{"psum_scatter over 'j'"});
   EXPECT_TRUE(errorsIn(m_analysis, "matmul_reduce_scatter").empty());
   EXPECT_TRUE(m_sink.diagnostics().empty());
@@ -92,7 +92,7 @@ TEST_F(SeedExamplesTest, F1AndF2TileAnInputThatIsNotSplitOverJ) {
   // The output names 'j', which x_block is invariant over: a free pbroadcast on the way out.
   EXPECT_EQ(sites("f1"), Strings{"sdy.return#0 'j' (out_shardings)"});
   EXPECT_EQ(localType("f2", false, 0), "tensor<12x24xf32> -> tensor<3x12xf32>");
-  EXPECT_EQ(v("f2", "x_block"), "{V:i,j}");
+  EXPECT_EQ(v("f2", "x_block"), "{V:(i,j)}");
   EXPECT_TRUE(sites("f2").empty());
 }
 

@@ -115,8 +115,8 @@ TEST_F(VarianceTest, OrdinaryOpsJoinTheirOperandsAndEachLaggingOperandIsAPbroadc
   run(text);
   EXPECT_EQ(v("xs"), "{V:i}");
   EXPECT_EQ(v("zs"), "{V:j}");
-  EXPECT_EQ(v("sum"), "{V:i,j}");
-  EXPECT_EQ(v("twice"), "{V:i,j}");
+  EXPECT_EQ(v("sum"), "{V:(i,j)}");
+  EXPECT_EQ(v("twice"), "{V:(i,j)}");
   EXPECT_EQ(sites(), (Strings{"stablehlo.add#0 'j' (mixed operands)",
                               "stablehlo.add#1 'i' (mixed operands)"}));
 }
@@ -126,8 +126,8 @@ TEST_F(VarianceTest, DeviceIdsVaryOverEveryManualAxisInScope) {
               "    %id = stablehlo.partition_id : tensor<ui32>\n"
               "    %idx = stablehlo.convert %id : (tensor<ui32>) -> tensor<i32>\n"
               "    sdy.return %xb : tensor<2x8xf32>"));
-  EXPECT_EQ(v("id"), "{V:i,j}");
-  EXPECT_EQ(v("idx"), "{V:i,j}");
+  EXPECT_EQ(v("id"), "{V:(i,j)}");
+  EXPECT_EQ(v("idx"), "{V:(i,j)}");
   ASSERT_TRUE(origin("idx", "j"));
   EXPECT_EQ(origin("idx", "j")->source, VarianceSource::DeviceId);
   // In a partially manual computation only the manual axes count.
@@ -157,7 +157,7 @@ TEST_F(VarianceTest, AllGatherKeepsItsAxesAndAddsThemToAnInvariantOperand) {
                          "tensor<2x16xf32>", false) +
                   "\n    sdy.return %g : tensor<2x16xf32>",
               "tensor<8x32xf32>"));
-  EXPECT_EQ(v("g"), "{V:i,j}");
+  EXPECT_EQ(v("g"), "{V:(i,j)}");
   EXPECT_TRUE(m_analysis.readings().empty());
   EXPECT_EQ(sites(), Strings{"stablehlo.all_gather#0 'j' (collective operand)"});
   const AxisOrigin* j = origin("g", "j");
@@ -231,7 +231,7 @@ TEST_F(VarianceTest, BranchesJoinTheirResultsAndThePredicate) {
               "    }) : (tensor<i1>) -> tensor<2x8xf32>\n"
               "    sdy.return %same : tensor<2x8xf32>"));
   EXPECT_EQ(v("same"), "{V:i}");
-  EXPECT_EQ(v("pick"), "{V:i,j}"); // devices may take different branches
+  EXPECT_EQ(v("pick"), "{V:(i,j)}"); // devices may take different branches
 }
 
 TEST_F(VarianceTest, CallsAreTypedWithTheCallersOperands) {
@@ -280,7 +280,7 @@ TEST_F(VarianceTest, NestedComputationsAddTheirAxesAndDropThemOnTheWayOut) {
     return varianceOf(m_analysis, *m_module, "nested", hint);
   };
   EXPECT_EQ(nested("xb"), "{V:i}");
-  EXPECT_EQ(nested("xbb"), "{V:i,j}");
+  EXPECT_EQ(nested("xbb"), "{V:(i,j)}");
   EXPECT_EQ(nested("s"), "{V:i}");
   EXPECT_EQ(nested("inner"), "{V:i}");
   EXPECT_EQ(collectivesIn(m_analysis, *m_module, "nested"), Strings{"psum over 'j'"});
@@ -296,7 +296,7 @@ TEST(VarianceSetTest, KeepsMeshOrderAndTheFirstOrigin) {
   set.add({"k", VarianceSource::DeviceId, nullptr, 0}, mesh);
   set.add({"i", VarianceSource::InSharding, nullptr, 1}, mesh);
   set.add({"k", VarianceSource::Collective, nullptr, 0}, mesh);
-  EXPECT_EQ(set.str(), "{V:i,k}");
+  EXPECT_EQ(set.str(), "{V:(i,k)}");
   EXPECT_EQ(set.originOf("k")->source, VarianceSource::DeviceId);
   VarianceSet other;
   other.add({"j", VarianceSource::Collective, nullptr, 0}, mesh);

@@ -69,3 +69,23 @@ TEST(NotationTest, JaxDtypeNames) {
   EXPECT_EQ(jaxDtypeName(ir::ElementType::Complex64), "c64");
   EXPECT_EQ(jaxDtypeName(ir::ElementType::F8E4M3FN), "f8_e4m3fn");
 }
+
+// JAX's `_vma_ur_str` (jax/_src/core.py): one pair of braces, `V:` then `U:`, joined by ", ",
+// a single axis bare and several in parentheses; `U_<kind>` for a non-sum unreduced kind.
+TEST(NotationTest, JaxVaryingAndUnreducedSuffix) {
+  std::vector<std::string> none, i{"i"}, ij{"i", "j"}, x{"x"}, xy{"x", "y"};
+  EXPECT_EQ(jaxVaryingUnreducedSuffix(none, none), "");
+  EXPECT_EQ(jaxVaryingUnreducedSuffix(i, none), "{V:i}");
+  EXPECT_EQ(jaxVaryingUnreducedSuffix(ij, none), "{V:(i,j)}");
+  EXPECT_EQ(jaxVaryingUnreducedSuffix(none, xy), "{U:(x,y)}");
+  EXPECT_EQ(jaxVaryingUnreducedSuffix(ij, x), "{V:(i,j), U:x}");
+  EXPECT_EQ(jaxVaryingUnreducedSuffix(none, x, "sum"), "{U:x}");
+  EXPECT_EQ(jaxVaryingUnreducedSuffix(none, x, "max"), "{U_max:x}");
+
+  ir::TensorSharding s;
+  s.dims = {ir::DimensionSharding{{{"x", std::nullopt}}, true, std::nullopt}, {}};
+  s.unreducedAxes = {{"y", std::nullopt}, {"z", std::nullopt}};
+  std::vector<int64_t> shape{8, 4};
+  EXPECT_EQ(jaxTypedNotation(s, ir::Type::tensor(shape, ir::ElementType::F32), i),
+            "f32[8@x,4]{V:i, U:(y,z)}");
+}
