@@ -19,6 +19,8 @@ const detail::RuleTable& rules() {
     detail::addContractionRules(t);
     detail::addCollectiveRules(t);
     detail::addRegionRules(t);
+    detail::addGatherRules(t);
+    detail::addLinalgRules(t);
     t.emplace("func.return", detail::OpRules{&detail::verifyFuncReturn, nullptr});
     return t;
   }();

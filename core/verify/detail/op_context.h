@@ -63,6 +63,8 @@ void addSlicingRules(RuleTable& table);
 void addContractionRules(RuleTable& table);
 void addCollectiveRules(RuleTable& table);
 void addRegionRules(RuleTable& table);
+void addGatherRules(RuleTable& table);
+void addLinalgRules(RuleTable& table);
 
 /// Checks `func.call` against its callee and `func.return` against its function, with MLIR's
 /// messages. Returns false after reporting the first error.

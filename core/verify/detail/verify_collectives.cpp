@@ -261,7 +261,8 @@ bool verifyCollectivePermute(const OpContext& ctx) {
 }
 
 bool collectiveBroadcastInfer(const OpContext& ctx) {
-  bool dynamicRoot = ctx.op.hasAttr("has_dynamic_root");
+  bool dynamicRoot = ctx.op.hasAttr("has_dynamic_root") &&
+                     ir::stablehlo::boolAttr(ctx.op, "has_dynamic_root").value_or(true);
   std::vector<ir::Type> data;
   for (unsigned i = 0; i + (dynamicRoot ? 1 : 0) < ctx.op.numOperands(); ++i)
     data.push_back(ctx.operandType(i));
@@ -269,7 +270,8 @@ bool collectiveBroadcastInfer(const OpContext& ctx) {
 }
 
 bool verifyCollectiveBroadcast(const OpContext& ctx) {
-  bool dynamicRoot = ctx.op.hasAttr("has_dynamic_root");
+  bool dynamicRoot = ctx.op.hasAttr("has_dynamic_root") &&
+                     ir::stablehlo::boolAttr(ctx.op, "has_dynamic_root").value_or(true);
   const auto* groups = ctx.op.attr("replica_groups").as<ir::DenseElementsAttr>();
   if (groups && isTensor(groups->type)) {
     if (groups->type.rank() != 2)
@@ -287,6 +289,21 @@ bool verifyCollectiveBroadcast(const OpContext& ctx) {
   }
   if (!dynamicRoot && ctx.op.numOperands() == 0)
     return ctx.error("collective_broadcast requires at least one data operand");
+  if (!dynamicRoot)
+    return true;
+  unsigned n = ctx.op.numOperands();
+  if (n < 2)
+    return ctx.error("collective_broadcast with has_dynamic_root=true requires at least two "
+                     "operands (data + root)");
+  ir::Type root = ctx.operandType(n - 1);
+  if (!isTensor(root) || root.elementType() != ir::ElementType::I32 || root.rank() != 1)
+    return ctx.error("last operand of collective_broadcast with has_dynamic_root=true must be a "
+                     "rank-1 i32 tensor, but got " +
+                     quoted(root));
+  if (root.shape()[0] != static_cast<int64_t>(n - 1))
+    return ctx.error("last operand of collective_broadcast with has_dynamic_root=true must have "
+                     "the same number of elements as data operands (" +
+                     std::to_string(n - 1) + "), but got " + std::to_string(root.shape()[0]));
   return true;
 }
 
