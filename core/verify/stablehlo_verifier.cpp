@@ -21,6 +21,7 @@ const detail::RuleTable& rules() {
     detail::addRegionRules(t);
     detail::addGatherRules(t);
     detail::addLinalgRules(t);
+    detail::addWindowRules(t);
     t.emplace("func.return", detail::OpRules{&detail::verifyFuncReturn, nullptr});
     return t;
   }();

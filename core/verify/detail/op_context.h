@@ -65,6 +65,7 @@ void addCollectiveRules(RuleTable& table);
 void addRegionRules(RuleTable& table);
 void addGatherRules(RuleTable& table);
 void addLinalgRules(RuleTable& table);
+void addWindowRules(RuleTable& table);
 
 /// Checks `func.call` against its callee and `func.return` against its function, with MLIR's
 /// messages. Returns false after reporting the first error.
