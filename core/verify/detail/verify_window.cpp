@@ -1,11 +1,15 @@
-// Windowed reductions: `reduce_window` and `select_and_scatter` (TypeInference.cpp:
+// Windowed ops: `reduce_window`, `select_and_scatter` and `convolution` (TypeInference.cpp:
 // `convertPaddingAttribute`, `verifyWindowAttributesAndInferWindowDimensions`,
 // `inferWindowOutputShape`, `verifyReduceWindowOpInputsAndInferWindow`, `inferReduceWindowOp`,
-// `verifySelectAndScatterOp`, `inferSelectAndScatterOp`).
+// `verifySelectAndScatterOp`, `inferSelectAndScatterOp`, `isSpatialDimensionsValid`,
+// `verifyConvolutionAttributes`, `inferConvolutionOp`, `verifyConvolutionOp`).
 
 #include "core/verify/detail/op_context.h"
 
 #include "core/ir/attribute.h"
+#include "core/ir/stablehlo_attrs.h"
+
+#include <unordered_set>
 
 namespace shardscope::verify::detail {
 
@@ -32,12 +36,13 @@ std::optional<std::vector<std::pair<int64_t, int64_t>>> paddingOf(const OpContex
   return out;
 }
 
-// `verifyWindowAttributesAndInferWindowDimensions` without window reversal.
+// `verifyWindowAttributesAndInferWindowDimensions`.
 std::optional<std::vector<WindowDim>> windowOf(const OpContext& ctx, std::span<const int64_t> dims,
                                                std::span<const int64_t> strides,
                                                const std::vector<std::pair<int64_t, int64_t>>& pad,
                                                std::span<const int64_t> baseDilations,
-                                               std::span<const int64_t> windowDilations) {
+                                               std::span<const int64_t> windowDilations,
+                                               size_t reversals = 0) {
   auto sizeOk = [&](size_t size, std::string_view name) {
     if (size == 0 || size == dims.size())
       return true;
@@ -49,7 +54,7 @@ std::optional<std::vector<WindowDim>> windowOf(const OpContext& ctx, std::span<c
   if (!sizeOk(strides.size(), "window-strides") ||
       !sizeOk(baseDilations.size(), "base-dilation factors") ||
       !sizeOk(windowDilations.size(), "window-dilation factors") ||
-      !sizeOk(pad.size(), "padding-entries"))
+      !sizeOk(pad.size(), "padding-entries") || !sizeOk(reversals, "window-reversal"))
     return std::nullopt;
   std::vector<WindowDim> window(dims.size());
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -251,12 +256,156 @@ bool selectAndScatterInfer(const OpContext& ctx) {
   return checkInferredTensor(ctx, operand.shape(), element);
 }
 
+
+bool uniqueDims(std::span<const int64_t> dims) {
+  std::unordered_set<int64_t> seen;
+  for (int64_t d : dims)
+    if (!seen.insert(d).second)
+      return false;
+  return true;
+}
+
+// ODS: `ConfinedAttr<I64Attr, [IntPositive]>` group counts.
+bool convolutionEntryAttrs(const OpContext& ctx) {
+  for (std::string_view name : {"feature_group_count", "batch_group_count"}) {
+    std::optional<int64_t> count = ctx.intAttr(name);
+    if (count && *count <= 0)
+      return ctx.opError("attribute '" + std::string(name) +
+                         "' failed to satisfy constraint: 64-bit signless integer attribute "
+                         "whose value is positive");
+  }
+  return true;
+}
+
+// `isSpatialDimensionsValid` and `verifyConvolutionAttributes`.
+bool checkConvolutionDims(const OpContext& ctx, const ir::stablehlo::ConvDimensionNumbers& dn,
+                          ir::Type lhs, ir::Type rhs, int64_t featureGroups, int64_t batchGroups) {
+  size_t spatial = dn.inputSpatial.size();
+  if (spatial != dn.kernelSpatial.size() || spatial != dn.outputSpatial.size())
+    return ctx.error("expects the same size for input, kernel and output spatial-dimensions, but "
+                     "got " +
+                     std::to_string(spatial) + ", " + std::to_string(dn.kernelSpatial.size()) +
+                     ", and " + std::to_string(dn.outputSpatial.size()) + " resp.");
+  std::vector<int64_t> input{dn.inputBatch, dn.inputFeature};
+  input.insert(input.end(), dn.inputSpatial.begin(), dn.inputSpatial.end());
+  std::vector<int64_t> kernel{dn.kernelInputFeature, dn.kernelOutputFeature};
+  kernel.insert(kernel.end(), dn.kernelSpatial.begin(), dn.kernelSpatial.end());
+  std::vector<int64_t> output{dn.outputBatch, dn.outputFeature};
+  output.insert(output.end(), dn.outputSpatial.begin(), dn.outputSpatial.end());
+  int64_t rank = lhs.rank();
+  for (const auto* dims : {&input, &kernel, &output})
+    for (int64_t d : *dims)
+      if (d < 0 || d >= rank)
+        return ctx.error("expects input, kernel, and output dimension-numbers to be in-range [0, " +
+                         std::to_string(rank) + ").");
+  for (auto [dims, name] : {std::pair{&input, "input"}, std::pair{&kernel, "kernel"},
+                            std::pair{&output, "output"}})
+    if (!uniqueDims(*dims))
+      return ctx.error("expects " + std::string(name) + " dimension-numbers to be unique, got {" +
+                       joinInts(*dims) + "}.");
+  if (batchGroups > 1 && featureGroups > 1)
+    return ctx.error("expects batch_group_count and feature_group_count not to be both greater "
+                     "than 1. Got " +
+                     std::to_string(batchGroups) + " and " + std::to_string(featureGroups) +
+                     " resp.");
+  int64_t inputFeatures = lhs.shape()[dn.inputFeature], inputBatch = lhs.shape()[dn.inputBatch];
+  int64_t kernelIn = rhs.shape()[dn.kernelInputFeature];
+  int64_t kernelOut = rhs.shape()[dn.kernelOutputFeature];
+  if (isStaticDim(inputBatch) && inputBatch % batchGroups != 0)
+    return ctx.error("expects input batch dimension (" + std::to_string(inputBatch) +
+                     ") to be divisible by batch_group_count. Got batch_group_count = " +
+                     std::to_string(batchGroups) + ".");
+  if (isStaticDim(inputFeatures)) {
+    if (inputFeatures % featureGroups != 0)
+      return ctx.error("expects input feature dimension (" + std::to_string(inputFeatures) +
+                       ") to be a multiple of feature_group_count. Got feature_group_count = " +
+                       std::to_string(featureGroups) + ".");
+    if (isStaticDim(kernelIn) && inputFeatures / featureGroups != kernelIn)
+      return ctx.error("expects input feature dimension (" + std::to_string(inputFeatures) +
+                       ") / feature_group_count = kernel input feature dimension (" +
+                       std::to_string(kernelIn) + "). Got feature_group_count = " +
+                       std::to_string(featureGroups) + ".");
+  }
+  if (isStaticDim(kernelOut)) {
+    if (kernelOut % batchGroups != 0)
+      return ctx.error("expects output feature dimension size (" + std::to_string(kernelOut) +
+                       ") to be a multiple of batch_group_count. Got batch_group_count = " +
+                       std::to_string(batchGroups) + ".");
+    if (kernelOut % featureGroups != 0)
+      return ctx.error("expects kernel output feature dimension (" + std::to_string(kernelOut) +
+                       ") to be divisible by feature_group_count. For feature_group_count = " +
+                       std::to_string(featureGroups) + ".");
+  }
+  const auto* config = ctx.op.attr("precision_config").as<ir::ArrayAttr>();
+  if (config && config->elements.size() > 2)
+    return ctx.error("expects precision config to be empty or have <= 2 elements, got " +
+                     std::to_string(config->elements.size()));
+  return true;
+}
+
+// `ConvolutionOp::verify` (`verifyConvolutionOp`, which runs `inferConvolutionOp`).
+bool verifyConvolution(const OpContext& ctx) {
+  if (!convolutionEntryAttrs(ctx))
+    return false;
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
+    return true;
+  std::optional<ir::stablehlo::ConvDimensionNumbers> dn = ir::stablehlo::convDimensionNumbers(ctx.op);
+  if (!dn)
+    return true;
+  ir::Type lhs = ctx.operandType(0), rhs = ctx.operandType(1), result = ctx.resultType(0);
+  if (lhs.rank() < 2)
+    return ctx.error("expects convolution arguments to have >= 2 dimensions. Got: " + quoted(lhs) +
+                     " and " + quoted(rhs) + ".");
+  if (lhs.rank() != rhs.rank())
+    return ctx.error("expects convolution arguments to have same number of dimensions. Got: " +
+                     quoted(lhs) + " and " + quoted(rhs) + ".");
+  if (lhs.elementType() != rhs.elementType())
+    return ctx.error("expects lhs and rhs to have compatible element type. Got: '" +
+                     std::string(ir::elementTypeName(lhs.elementType())) + "' and '" +
+                     std::string(ir::elementTypeName(rhs.elementType())) + "'");
+  int64_t featureGroups = ctx.intAttr("feature_group_count").value_or(1);
+  int64_t batchGroups = ctx.intAttr("batch_group_count").value_or(1);
+  if (!checkConvolutionDims(ctx, *dn, lhs, rhs, featureGroups, batchGroups))
+    return false;
+  if (lhs.rank() != static_cast<int64_t>(dn->inputSpatial.size() + 2))
+    return ctx.error("expects convolution arguments to have " +
+                     std::to_string(dn->inputSpatial.size() + 2) +
+                     " dimensions. Got: " + std::to_string(lhs.rank()));
+  std::vector<int64_t> windowDims;
+  for (int64_t d : dn->kernelSpatial)
+    windowDims.push_back(rhs.shape()[d]);
+  std::optional<std::vector<std::pair<int64_t, int64_t>>> pad = paddingOf(ctx);
+  if (!pad)
+    return false;
+  std::optional<std::vector<WindowDim>> window =
+      windowOf(ctx, windowDims, ctx.intListOrEmpty("window_strides"), *pad,
+               ctx.intListOrEmpty("lhs_dilation"), ctx.intListOrEmpty("rhs_dilation"),
+               ctx.intListOrEmpty("window_reversal").size());
+  if (!window)
+    return false;
+  std::vector<int64_t> spatial;
+  for (int64_t d : dn->inputSpatial)
+    spatial.push_back(lhs.shape()[d]);
+  std::vector<int64_t> windowShape = windowOutputShape(spatial, *window);
+  std::vector<int64_t> shape(static_cast<size_t>(lhs.rank()), ir::kDynamicSize);
+  for (size_t i = 0; i < windowShape.size(); ++i)
+    shape[dn->outputSpatial[i]] = windowShape[i];
+  int64_t inputBatch = lhs.shape()[dn->inputBatch];
+  shape[dn->outputBatch] = isStaticDim(inputBatch) ? inputBatch / batchGroups : ir::kDynamicSize;
+  shape[dn->outputFeature] = rhs.shape()[dn->kernelOutputFeature];
+  if (!compatibleShapes(shape, result.shape()))
+    return ctx.error("inferred shape '" + dimsString(shape) +
+                     "' is incompatible with return type of operation " + quoted(result));
+  return true;
+}
+
 } // namespace
 
 void addWindowRules(RuleTable& table) {
   table.emplace("stablehlo.reduce_window", OpRules{&reduceWindowEntry, &reduceWindowInfer});
   table.emplace("stablehlo.select_and_scatter",
                 OpRules{&selectAndScatterEntry, &selectAndScatterInfer});
+  table.emplace("stablehlo.convolution", OpRules{&verifyConvolution, nullptr});
 }
 
 } // namespace shardscope::verify::detail
