@@ -72,7 +72,7 @@ struct Walker {
     const detail::OpRules* opRules = nullptr;
     if (auto it = rules().find(op.name()); it != rules().end())
       opRules = &it->second;
-    if (op.is("func.call"))
+    if (op.is("func.call") || op.is("stablehlo.composite"))
       calls.push_back(&op);
     if (opRules && opRules->entry && !opRules->entry(ctx))
       return false;
@@ -94,14 +94,16 @@ bool verifyStablehlo(const ir::Module& module, support::DiagnosticSink& sink) {
   if (!walker.visit(module.op()))
     return false;
   // MLIR checks symbol uses when it leaves the module, after every op's own invariants.
-  for (const ir::Operation* call : walker.calls)
-    if (!detail::verifyCall(OpContext{module, *call, sink}))
+  for (const ir::Operation* call : walker.calls) {
+    OpContext ctx{module, *call, sink};
+    if (!(call->is("func.call") ? detail::verifyCall(ctx) : detail::verifyComposite(ctx)))
       return false;
+  }
   return true;
 }
 
 bool hasStablehloRule(std::string_view opName) {
-  return opName == "func.call" || rules().contains(opName);
+  return opName == "func.call" || opName == "stablehlo.composite" || rules().contains(opName);
 }
 
 } // namespace shardscope::verify

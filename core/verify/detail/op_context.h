@@ -70,6 +70,7 @@ void addWindowRules(RuleTable& table);
 /// Checks `func.call` against its callee and `func.return` against its function, with MLIR's
 /// messages. Returns false after reporting the first error.
 bool verifyCall(const OpContext& ctx);
+bool verifyComposite(const OpContext& ctx);
 bool verifyFuncReturn(const OpContext& ctx);
 
 // ---- Shapes ----------------------------------------------------------------------------------

@@ -1,9 +1,13 @@
 // `func.call` and `func.return`: the func dialect's own checks (MLIR's `CallOp::verifySymbolUses`
-// and `ReturnOp::verify`), which every StableHLO program relies on to tie functions together.
+// and `ReturnOp::verify`), which every StableHLO program relies on to tie functions together;
+// and `stablehlo.composite`'s reference to its decomposition (TypeInference.cpp
+// `verifyCompositeOp`), also checked as a symbol use.
 
 #include "core/verify/detail/op_context.h"
 
 #include "core/ir/attribute.h"
+
+#include <regex>
 
 namespace shardscope::verify::detail {
 
@@ -43,6 +47,44 @@ bool verifyCall(const OpContext& ctx) {
       ctx.sink.report(std::move(d));
       return false;
     }
+  return true;
+}
+
+bool verifyComposite(const OpContext& ctx) {
+  const auto* name = ctx.op.attr("name").as<ir::StringAttr>();
+  const auto* decomposition = ctx.op.attr("decomposition").as<ir::SymbolRefAttr>();
+  if (!name || !decomposition || decomposition->path.size() != 1)
+    return true;
+  static const char* kNamePattern = "^[a-zA-Z][a-zA-Z0-9_]*([.][a-zA-Z0-9_$]+)+$";
+  static const std::regex kName(kNamePattern);
+  if (!std::regex_match(name->value, kName))
+    return ctx.error(std::string("name must be a valid namespaced op name, i.e. it must match "
+                                 "the following regular expression: ") +
+                     kNamePattern + " e.g. \"my_namespace.my_op\"");
+  const std::string& callee = decomposition->path.front();
+  const ir::Operation* fn = ctx.module.lookupFunction(callee);
+  if (!fn)
+    return ctx.error("'" + callee + "' does not reference a valid function");
+  ir::Type fnType = ir::func::type(*fn);
+  if (!fnType || fnType.kind() != ir::Type::Kind::Function)
+    return true;
+  std::span<const ir::Type> inputs = fnType.elements(), results = fnType.results();
+  if (inputs.size() != ctx.op.numOperands())
+    return ctx.error("has " + std::to_string(ctx.op.numOperands()) +
+                     " operand(s), but decomposition has " + std::to_string(inputs.size()));
+  for (unsigned i = 0; i < inputs.size(); ++i)
+    if (ctx.operandType(i) != inputs[i])
+      return ctx.error("operand at index " + std::to_string(i) + " has type " +
+                       quoted(ctx.operandType(i)) + ", but decomposition has type " +
+                       quoted(inputs[i]));
+  if (results.size() != ctx.op.numResults())
+    return ctx.error("has " + std::to_string(ctx.op.numResults()) +
+                     " result(s), but decomposition has " + std::to_string(results.size()));
+  for (unsigned i = 0; i < results.size(); ++i)
+    if (ctx.resultType(i) != results[i])
+      return ctx.error("result at index " + std::to_string(i) + " has type " +
+                       quoted(ctx.resultType(i)) + ", but decomposition has type " +
+                       quoted(results[i]));
   return true;
 }
 

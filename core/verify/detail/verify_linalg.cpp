@@ -1,7 +1,8 @@
 // Linear algebra and normalisation: `batch_norm_grad`, `batch_norm_inference`,
 // `batch_norm_training`, `cholesky`, `triangular_solve`, and `rng_bit_generator`'s state
 // (TypeInference.cpp: `verifyBatchNorm`, `inferBatchNormOp`, `inferCholeskyOp`,
-// `inferTriangularSolveOp`, `verifyRngBitGeneratorOp`; the ODS attribute constraints).
+// `inferTriangularSolveOp`, `verifyRngBitGeneratorOp`, `inferFftOp`; the ODS attribute
+// constraints).
 
 #include "core/verify/detail/op_context.h"
 
@@ -135,6 +136,64 @@ bool verifyRngBitGenerator(const OpContext& ctx) {
   return true;
 }
 
+bool fftInfer(const OpContext& ctx) {
+  std::optional<std::vector<int64_t>> length = ctx.intList("fft_length");
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 1 || !length)
+    return true;
+  int64_t fftRank = static_cast<int64_t>(length->size());
+  if (fftRank > 3 || fftRank < 1)
+    return ctx.error("rank must be between 1 and 3, but got " + std::to_string(fftRank) + ".");
+  std::string type = ir::stablehlo::enumCase(ctx.op, "fft_type");
+  bool rfft = type == "RFFT", irfft = type == "IRFFT";
+  ir::Type operand = ctx.operandType(0);
+  ir::ElementType element = operand.elementType();
+  if (rfft && element != ir::ElementType::F32 && element != ir::ElementType::F64)
+    return ctx.error("RFFT requires f32 or f64 input type, but is given '" +
+                     std::string(ir::elementTypeName(element)) + "'.");
+  if (!rfft && !ir::isComplexElement(element))
+    return ctx.error("FFT/IFFT/IRFFT take a complex tensor as input, but is given " +
+                     quoted(operand) + ".");
+  ir::ElementType resultElement = element;
+  if (rfft)
+    resultElement = element == ir::ElementType::F64 ? ir::ElementType::Complex128
+                                                    : ir::ElementType::Complex64;
+  else if (irfft)
+    resultElement = element == ir::ElementType::Complex128 ? ir::ElementType::F64
+                                                           : ir::ElementType::F32;
+  std::span<const int64_t> shape = operand.shape();
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (rank < fftRank)
+    return ctx.error("operand rank must not be less than fft rank of " + std::to_string(fftRank) +
+                     " for operand of type " + quoted(operand) + ".");
+  std::vector<int64_t> result(shape.begin(), shape.end());
+  std::span<const int64_t> back = shape.last(fftRank);
+  if (rfft) {
+    for (int64_t i = 0; i < fftRank; ++i)
+      if (!compatibleDims(back[i], (*length)[i]))
+        return ctx.error("RFFT requires innermost dimensions to be compatible with fft_length. "
+                         "Got: " +
+                         joinInts(shape) + " but wanted " + joinInts(*length) + ".");
+    if (length->back() != 0)
+      result.back() = length->back() / 2 + 1;
+  }
+  if (irfft) {
+    for (int64_t i = 0; i + 1 < fftRank; ++i)
+      if (!compatibleDims(back[i], (*length)[i]))
+        return ctx.error("IRFFT requires non-final dimensions to be compatible with fft_length. "
+                         "Got: " +
+                         joinInts(shape) + " but wanted " + joinInts(*length) + ", and " +
+                         std::to_string(back[i]) + " != " + std::to_string((*length)[i]) + ".");
+    if ((!compatibleDims(shape.back(), 0) || length->back() != 0) &&
+        !compatibleDims(shape.back(), length->back() / 2 + 1))
+      return ctx.error("IRFFT requires innermost dimension to be compatible with "
+                       "fft_length[-1]/2+1. Got: " +
+                       std::to_string(shape.back()) + " but fft_length is " +
+                       joinInts(*length) + ".");
+    result.back() = length->back();
+  }
+  return checkInferredTensor(ctx, result, resultElement);
+}
+
 } // namespace
 
 void addLinalgRules(RuleTable& table) {
@@ -147,6 +206,7 @@ void addLinalgRules(RuleTable& table) {
   table.emplace("stablehlo.triangular_solve",
                 OpRules{&compatibleElementsEntry, &triangularSolveInfer});
   table.emplace("stablehlo.rng_bit_generator", OpRules{&verifyRngBitGenerator, nullptr});
+  table.emplace("stablehlo.fft", OpRules{nullptr, &fftInfer});
 }
 
 } // namespace shardscope::verify::detail
