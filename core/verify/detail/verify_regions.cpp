@@ -1,7 +1,7 @@
 // Ops with regions: the reduction bodies shared by `reduce` and the collectives, `reduce`,
 // `sort`, `while`, `if` and `case` (TypeInference.cpp: `verifyReducerShape`,
 // `verifyReduceOpInputsAndInferShape`, `inferReduceOp`, `verifySortOp`, `verifyWhileOp`,
-// `inferConditionalOp`).
+// `inferConditionalOp`, `inferMapOp`).
 
 #include "core/verify/detail/op_context.h"
 
@@ -225,6 +225,57 @@ bool verifyConditional(const OpContext& ctx) {
   return checkInferredTypes(ctx, first);
 }
 
+bool mapEntry(const OpContext& ctx) { return !allTensors(ctx.op) || checkSameShapes(ctx); }
+
+bool mapInfer(const OpContext& ctx) {
+  if (!allTensors(ctx.op) || ctx.op.numRegions() != 1 || ctx.op.numResults() != 1)
+    return true;
+  if (ctx.op.region(0).empty())
+    return ctx.error("expect non-empty region");
+  const ir::Block& block = ctx.op.region(0).front();
+  if (ctx.op.numOperands() != block.numArguments())
+    return ctx.error("expects number of operands to match the arity of map computation, but "
+                     "got: " +
+                     std::to_string(ctx.op.numOperands()) + " and " +
+                     std::to_string(block.numArguments()));
+  for (unsigned i = 0; i < block.numArguments(); ++i) {
+    ir::Type arg = block.argument(i)->type();
+    if (!isTensor(arg))
+      return true;
+    if (arg.rank() != 0)
+      return ctx.error("computation arguments must be 0-rank tensor, but got: arg #" +
+                       std::to_string(i) + " of type " + quoted(arg));
+    if (arg.elementType() != ctx.operandType(i).elementType())
+      return ctx.error("element type of operands and computation arguments must match, but "
+                       "got: '" +
+                       std::string(ir::elementTypeName(ctx.operandType(i).elementType())) +
+                       "' and '" + std::string(ir::elementTypeName(arg.elementType())) + "'");
+  }
+  std::vector<ir::Type> outputs = terminatorTypes(block);
+  if (outputs.size() != 1)
+    return ctx.error("computation must return single output, but got: " +
+                     std::to_string(outputs.size()));
+  if (!isTensor(outputs[0]))
+    return true;
+  if (outputs[0].rank() != 0)
+    return ctx.error("computation must return 0-rank tensor, but got: " + quoted(outputs[0]));
+  std::vector<int64_t> dims = ctx.intListOrEmpty("dimensions");
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] != static_cast<int64_t>(i))
+      return ctx.error("requires monotonically increasing dimension numbers, but got: " +
+                       joinInts(dims));
+  std::span<const int64_t> shape;
+  for (const ir::Value* operand : ctx.op.operands()) {
+    if (dims.size() != operand->type().shape().size())
+      return ctx.error("applied to a subset of dimensions currently not supported: operand "
+                       "dimensions = " +
+                       std::to_string(operand->type().shape().size()) +
+                       ", requested map dimensions size = " + std::to_string(dims.size()));
+    shape = operand->type().shape();
+  }
+  return checkInferredTensor(ctx, shape, outputs[0].elementType());
+}
+
 } // namespace
 
 std::vector<ir::Type> accumulatorTypes(const ir::Operation& op) {
@@ -303,6 +354,7 @@ void addRegionRules(RuleTable& table) {
   table.emplace("stablehlo.while", OpRules{&verifyWhile, &sameAsOperandsInfer});
   table.emplace("stablehlo.if", OpRules{nullptr, &verifyConditional});
   table.emplace("stablehlo.case", OpRules{nullptr, &verifyConditional});
+  table.emplace("stablehlo.map", OpRules{&mapEntry, &mapInfer});
 }
 
 } // namespace shardscope::verify::detail
