@@ -2,9 +2,12 @@
 // `transpose`, `iota`, `concatenate`, `reverse`, tuples and `get_dimension_size`
 // (TypeInference.cpp: `inferBroadcastOp`, `verifyBroadcastInDimOp`, `verifyReshapeOp`,
 // `inferTransposeOp`, `verifyIotaOp`, `inferConcatenateOp`, `verifyReverseOp`,
-// `inferGetTupleElementOp`, `inferGetDimensionSizeOp`; the ODS attribute constraints).
+// `inferGetTupleElementOp`, `inferGetDimensionSizeOp`, `verifyDynamicReshapeOp`,
+// `verifyDynamicIotaOp`, `inferOptimizationBarrierOp`; the ODS attribute constraints).
 
 #include "core/verify/detail/op_context.h"
+
+#include "core/ir/attribute.h"
 
 #include <algorithm>
 #include <numeric>
@@ -259,6 +262,91 @@ bool getDimensionSizeInfer(const OpContext& ctx) {
   return checkInferredTensor(ctx, {}, ir::ElementType::I32);
 }
 
+// The integers of `value` when a `stablehlo.constant` defines it (`matchInts`).
+std::optional<std::vector<int64_t>> constantInts(const ir::Value* value) {
+  const ir::Operation* def = value->definingOp();
+  if (!def || !def->is("stablehlo.constant"))
+    return std::nullopt;
+  const auto* dense = def->attr("value").as<ir::DenseElementsAttr>();
+  if (!dense || !isTensor(dense->type) || !ir::isIntegerElement(dense->type.elementType()))
+    return std::nullopt;
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < dense->numElements(); ++i)
+    out.push_back(dense->intAt(i));
+  return out;
+}
+
+// `verifyShapeOperandIsCompatibleWithResultType`.
+bool checkShapeOperand(const OpContext& ctx, const ir::Value* shapeOperand, ir::Type result) {
+  std::optional<std::vector<int64_t>> shape = constantInts(shapeOperand);
+  if (!shape || compatibleShapes(*shape, result.shape()))
+    return true;
+  return ctx.error("output shape [" + joinInts(*shape) +
+                   "] is incompatible with return type of operation " + quoted(result));
+}
+
+bool verifyDynamicReshape(const OpContext& ctx) {
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
+    return true;
+  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
+  if (operand.elementType() != result.elementType())
+    return ctx.error("expects operand and result to have compatible element type. Got: " +
+                     quoted(operand) + " and " + quoted(result));
+  if (operand.hasStaticShape() && result.hasStaticShape() &&
+      operand.numElements() != result.numElements())
+    return ctx.error("number of output elements (" + std::to_string(result.numElements()) +
+                     ") doesn't match expected number of elements (" +
+                     std::to_string(operand.numElements()) + ")");
+  if (!checkShapeOperand(ctx, ctx.op.operand(1), result))
+    return false;
+  ir::Type shapeType = ctx.operandType(1);
+  if (shapeType.rank() == 1 && isStaticDim(shapeType.shape()[0]) &&
+      shapeType.shape()[0] != result.rank())
+    return ctx.error("result should have a rank equal to the number of elements in output_shape");
+  std::optional<std::vector<int64_t>> shape = constantInts(ctx.op.operand(1));
+  if (shape && operand.hasStaticShape()) {
+    __int128 count = 1;
+    for (int64_t d : *shape)
+      count *= d;
+    if (count != operand.numElements())
+      return ctx.error("output_shape is incompatible with input type of operation: input has " +
+                       std::to_string(operand.numElements()) + " elements, but output_shape has " +
+                       std::to_string(static_cast<int64_t>(count)));
+  }
+  return true;
+}
+
+bool verifyDynamicIota(const OpContext& ctx) {
+  std::optional<int64_t> dim = ctx.intAttr("iota_dimension");
+  if (!dim)
+    return ctx.missingAttr("iota_dimension");
+  if (!checkNonNegativeAttr(ctx, "iota_dimension", *dim))
+    return false;
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 1 || ctx.op.numResults() != 1)
+    return true;
+  if (*dim >= ctx.resultType(0).rank())
+    return ctx.error("iota dimension cannot go beyond the output rank.");
+  return checkShapeOperand(ctx, ctx.op.operand(0), ctx.resultType(0));
+}
+
+// `HLO_PairwiseSameOperandAndResultType`.
+bool optimizationBarrierEntry(const OpContext& ctx) {
+  if (ctx.op.numOperands() != ctx.op.numResults())
+    return ctx.opError("requires the same number of operands and results");
+  for (unsigned i = 0; i < ctx.op.numOperands(); ++i)
+    if (ctx.operandType(i) != ctx.resultType(i))
+      return ctx.opError("requires the same type for operand and result at index " +
+                         std::to_string(i));
+  return true;
+}
+
+bool optimizationBarrierInfer(const OpContext& ctx) {
+  std::vector<ir::Type> operands;
+  for (const ir::Value* v : ctx.op.operands())
+    operands.push_back(v->type());
+  return checkInferredTypes(ctx, operands);
+}
+
 } // namespace
 
 void addShapeRules(RuleTable& table) {
@@ -272,6 +360,10 @@ void addShapeRules(RuleTable& table) {
   table.emplace("stablehlo.get_tuple_element", OpRules{&getTupleElementEntry, &getTupleElementInfer});
   table.emplace("stablehlo.tuple", OpRules{nullptr, &verifyTuple});
   table.emplace("stablehlo.get_dimension_size", OpRules{&getDimensionSizeEntry, &getDimensionSizeInfer});
+  table.emplace("stablehlo.dynamic_reshape", OpRules{&verifyDynamicReshape, nullptr});
+  table.emplace("stablehlo.dynamic_iota", OpRules{&verifyDynamicIota, nullptr});
+  table.emplace("stablehlo.optimization_barrier",
+                OpRules{&optimizationBarrierEntry, &optimizationBarrierInfer});
 }
 
 } // namespace shardscope::verify::detail
