@@ -154,6 +154,19 @@ std::optional<ir::Type> inferMostSpecificType(const OpContext& ctx,
   return ir::Type::tensor(shape, types.front().elementType());
 }
 
+std::optional<std::vector<int64_t>> constantInts(const ir::Value* value) {
+  const ir::Operation* def = value->definingOp();
+  if (!def || !def->is("stablehlo.constant"))
+    return std::nullopt;
+  const auto* dense = def->attr("value").as<ir::DenseElementsAttr>();
+  if (!dense || !isTensor(dense->type) || !ir::isIntegerElement(dense->type.elementType()))
+    return std::nullopt;
+  std::vector<int64_t> out;
+  for (int64_t i = 0; i < dense->numElements(); ++i)
+    out.push_back(dense->intAt(i));
+  return out;
+}
+
 namespace {
 
 std::vector<ir::Type> tensorTypes(const ir::Operation& op) {

@@ -130,6 +130,10 @@ bool checkSameShapes(const OpContext& ctx);
 /// have the same shape and base type`).
 bool checkElementwise(const OpContext& ctx);
 
+/// The integers of `value` when a `stablehlo.constant` defines it (StableHLO's `matchInts`);
+/// nothing otherwise.
+std::optional<std::vector<int64_t>> constantInts(const ir::Value* value);
+
 /// Checks StableHLO's `verifyReplicaGroups` on the attribute `name` of `ctx.op` (nothing to
 /// check when it is absent or not a dense integer tensor).
 bool checkReplicaGroups(const OpContext& ctx, std::string_view name, bool allGroupsSameSize,

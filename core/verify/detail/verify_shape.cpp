@@ -262,20 +262,6 @@ bool getDimensionSizeInfer(const OpContext& ctx) {
   return checkInferredTensor(ctx, {}, ir::ElementType::I32);
 }
 
-// The integers of `value` when a `stablehlo.constant` defines it (`matchInts`).
-std::optional<std::vector<int64_t>> constantInts(const ir::Value* value) {
-  const ir::Operation* def = value->definingOp();
-  if (!def || !def->is("stablehlo.constant"))
-    return std::nullopt;
-  const auto* dense = def->attr("value").as<ir::DenseElementsAttr>();
-  if (!dense || !isTensor(dense->type) || !ir::isIntegerElement(dense->type.elementType()))
-    return std::nullopt;
-  std::vector<int64_t> out;
-  for (int64_t i = 0; i < dense->numElements(); ++i)
-    out.push_back(dense->intAt(i));
-  return out;
-}
-
 // `verifyShapeOperandIsCompatibleWithResultType`.
 bool checkShapeOperand(const OpContext& ctx, const ir::Value* shapeOperand, ir::Type result) {
   std::optional<std::vector<int64_t>> shape = constantInts(shapeOperand);

@@ -1,6 +1,7 @@
 // Ops that cut a window out of a tensor or grow it: `slice`, `dynamic_slice`,
 // `dynamic_update_slice` and `pad` (TypeInference.cpp: `inferSliceOp`, `inferDynamicSliceOp`,
-// `inferDynamicUpdateSliceOp`, `inferPadOp`; the ODS traits of `StablehloOps.td`).
+// `inferDynamicUpdateSliceOp`, `inferPadOp`, `verifyRealDynamicSliceOp`, `verifyDynamicPadOp`,
+// `inferSetDimensionSizeOp`; the ODS traits of `StablehloOps.td`).
 
 #include "core/verify/detail/op_context.h"
 
@@ -191,6 +192,82 @@ bool padInfer(const OpContext& ctx) {
   return checkInferredTensor(ctx, shape, operand.elementType());
 }
 
+bool verifyRealDynamicSlice(const OpContext& ctx) {
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 4)
+    return true;
+  int64_t rank = ctx.operandType(0).rank();
+  const char* names[] = {"start_indices", "limit_indices", "strides"};
+  for (unsigned i = 1; i < 4; ++i) {
+    int64_t count = ctx.operandType(i).numElements();
+    if (count >= 0 && count != rank)
+      return ctx.error("has mismatched number of operand rank (" + std::to_string(rank) +
+                       ") and " + names[i - 1] + " size (" + std::to_string(count) + ")");
+  }
+  return true;
+}
+
+bool verifyDynamicPad(const OpContext& ctx) {
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 5 || ctx.op.numResults() != 1)
+    return true;
+  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0), low = ctx.operandType(2);
+  int64_t rank = operand.rank();
+  if (low.rank() == 1 && isStaticDim(low.shape()[0]) && low.shape()[0] != rank)
+    return ctx.error("padding operands size (" + std::to_string(low.shape()[0]) +
+                     ") must match operand rank (" + std::to_string(rank) + ")");
+  std::optional<std::vector<int64_t>> interior = constantInts(ctx.op.operand(4));
+  if (interior)
+    for (int64_t v : *interior)
+      if (v < 0)
+        return ctx.error("interior_padding must be non-negative, but got " + joinInts(*interior));
+  std::optional<std::vector<int64_t>> lo = constantInts(ctx.op.operand(2));
+  std::optional<std::vector<int64_t>> hi = constantInts(ctx.op.operand(3));
+  if (!operand.hasStaticShape() || !result.hasStaticShape() || !interior || !lo || !hi ||
+      result.rank() != rank)
+    return true;
+  for (int64_t i = 0; i < rank && i < static_cast<int64_t>(std::min({lo->size(), hi->size(),
+                                                                      interior->size()}));
+       ++i) {
+    int64_t in = operand.shape()[i];
+    int64_t want = in + (*lo)[i] + std::max<int64_t>(in - 1, 0) * (*interior)[i] + (*hi)[i];
+    if (result.shape()[i] != want)
+      return ctx.error("expected output dimension at index " + std::to_string(i) + " to equal " +
+                       std::to_string(want) + ", but got " + std::to_string(result.shape()[i]));
+  }
+  return true;
+}
+
+// ODS: `ConfinedAttr<I64Attr, [IntNonNegative]>:$dimension`.
+bool setDimensionSizeEntry(const OpContext& ctx) {
+  std::optional<int64_t> dim = ctx.intAttr("dimension");
+  if (!dim)
+    return ctx.missingAttr("dimension");
+  if (*dim < 0)
+    return ctx.opError("attribute 'dimension' failed to satisfy constraint: 64-bit signless "
+                       "integer attribute whose value is non-negative");
+  return true;
+}
+
+bool setDimensionSizeInfer(const OpContext& ctx) {
+  std::optional<int64_t> dim = ctx.intAttr("dimension");
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 2 || !dim)
+    return true;
+  if (ctx.operandType(1).rank() != 0)
+    return ctx.error("size operand should be of rank-0");
+  ir::Type operand = ctx.operandType(0);
+  if (*dim < 0)
+    return ctx.error("requires non-negative dimension attribute; found (" + std::to_string(*dim) +
+                     ")");
+  if (*dim >= operand.rank())
+    return ctx.error("requires dimension attribute in range [0, " +
+                     std::to_string(operand.rank()) + "); found (" + std::to_string(*dim) + ")");
+  // The size is a runtime value: the dimension it sets is dynamic, or the constant it holds.
+  std::vector<int64_t> shape(operand.shape().begin(), operand.shape().end());
+  std::optional<std::vector<int64_t>> size = constantInts(ctx.op.operand(1));
+  shape[*dim] = size && size->size() == 1 && size->front() == shape[*dim] ? shape[*dim]
+                                                                          : ir::kDynamicSize;
+  return checkInferredTensor(ctx, shape, operand.elementType());
+}
+
 } // namespace
 
 void addSlicingRules(RuleTable& table) {
@@ -199,6 +276,9 @@ void addSlicingRules(RuleTable& table) {
   table.emplace("stablehlo.dynamic_update_slice",
                 OpRules{&dynamicUpdateSliceEntry, &dynamicUpdateSliceInfer});
   table.emplace("stablehlo.pad", OpRules{&padEntry, &padInfer});
+  table.emplace("stablehlo.real_dynamic_slice", OpRules{&verifyRealDynamicSlice, nullptr});
+  table.emplace("stablehlo.dynamic_pad", OpRules{&verifyDynamicPad, nullptr});
+  table.emplace("stablehlo.set_dimension_size", OpRules{&setDimensionSizeEntry, &setDimensionSizeInfer});
 }
 
 } // namespace shardscope::verify::detail
