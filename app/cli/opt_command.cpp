@@ -7,6 +7,7 @@
 #include "core/pipeline/pass_manager.h"
 #include "core/sharding/verifier.h"
 #include "core/support/verify_diagnostics.h"
+#include "core/verify/stablehlo_verifier.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -153,6 +154,8 @@ std::optional<std::string> processBuffer(std::string_view text, uint32_t fileId,
   if (!module || tracking.hadError())
     return std::nullopt;
   if (!sharding::verifyModule(*module, tracking) || tracking.hadError())
+    return std::nullopt;
+  if (!verify::verifyStablehlo(*module, tracking))
     return std::nullopt;
   if (!options.passes.empty()) {
     if (!pipeline::runPasses(*module, options.passes, tracking))

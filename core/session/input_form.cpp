@@ -7,6 +7,7 @@
 #include "core/io/mlir/mlir.h"
 #include "core/sharding/value_sharding.h"
 #include "core/sharding/verifier.h"
+#include "core/verify/stablehlo_verifier.h"
 
 #include <string>
 
@@ -122,6 +123,8 @@ LoadedModule loadModule(std::string_view text, uint32_t fileId, support::Diagnos
   if (!importForm(*module, loaded.form, tracking) || tracking.hadError())
     return loaded;
   if (!sharding::verifyModule(*module, tracking) || tracking.hadError())
+    return loaded;
+  if (!verify::verifyStablehlo(*module, tracking))
     return loaded;
   warnIfShardingMissing(*module, loaded.form, fileId, tracking);
   loaded.module = std::move(module);

@@ -1,0 +1,355 @@
+// Ops that rearrange or replicate a whole tensor: `broadcast`, `broadcast_in_dim`, `reshape`,
+// `transpose`, `iota`, `concatenate`, `reverse`, tuples and `get_dimension_size`
+// (TypeInference.cpp: `inferBroadcastOp`, `verifyBroadcastInDimOp`, `verifyReshapeOp`,
+// `inferTransposeOp`, `verifyIotaOp`, `inferConcatenateOp`, `verifyReverseOp`,
+// `inferGetTupleElementOp`, `inferGetDimensionSizeOp`, `verifyDynamicReshapeOp`,
+// `verifyDynamicIotaOp`, `inferOptimizationBarrierOp`; the ODS attribute constraints).
+
+#include "core/verify/detail/op_context.h"
+
+#include "core/ir/attribute.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_set>
+
+namespace shardscope::verify::detail {
+
+namespace {
+
+// ODS's message for a `ConfinedAttr<I64Attr, [IntNonNegative]>` that is negative.
+bool checkNonNegativeAttr(const OpContext& ctx, std::string_view name, int64_t value,
+                          std::string_view width = "64") {
+  if (value >= 0)
+    return true;
+  return ctx.opError("attribute '" + std::string(name) + "' failed to satisfy constraint: " +
+                     std::string(width) +
+                     "-bit signless integer attribute whose value is non-negative");
+}
+
+bool hasDuplicates(std::span<const int64_t> values) {
+  std::unordered_set<int64_t> seen;
+  for (int64_t v : values)
+    if (!seen.insert(v).second)
+      return true;
+  return false;
+}
+
+bool verifyBroadcastInDim(const OpContext& ctx) {
+  if (!allTensors(ctx.op))
+    return true;
+  std::optional<std::vector<int64_t>> dims = ctx.intList("broadcast_dimensions");
+  if (!dims)
+    return ctx.missingAttr("broadcast_dimensions");
+  if (!checkCompatibleElementTypes(ctx))
+    return false;
+  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
+  if (static_cast<int64_t>(dims->size()) != operand.rank())
+    return ctx.error("broadcast_dimensions size (" + std::to_string(dims->size()) +
+                     ") does not match operand rank (" + std::to_string(operand.rank()) + ")");
+  if (hasDuplicates(*dims))
+    return ctx.error("broadcast_dimensions should not have duplicates");
+  for (size_t i = 0; i < dims->size(); ++i) {
+    int64_t dim = (*dims)[i];
+    if (dim < 0 || dim >= result.rank())
+      return ctx.error("broadcast_dimensions contains invalid value " + std::to_string(dim) +
+                       " for result with rank " + std::to_string(result.rank()));
+    int64_t size = operand.shape()[i];
+    if (!isStaticDim(size))
+      continue;
+    int64_t resultSize = result.shape()[dim];
+    if (size != 1 && size != resultSize)
+      return ctx.error("size of operand dimension " + std::to_string(i) + " (" +
+                       std::to_string(size) + ") is not equal to 1 or size of result dimension " +
+                       std::to_string(dim) + " (" +
+                       (isStaticDim(resultSize) ? std::to_string(resultSize) : "?") + ")");
+  }
+  return true;
+}
+
+bool broadcastEntry(const OpContext& ctx) {
+  if (!allTensors(ctx.op))
+    return true;
+  if (!ctx.intList("broadcast_sizes"))
+    return ctx.missingAttr("broadcast_sizes");
+  return checkSameElementTypes(ctx);
+}
+
+bool broadcastInfer(const OpContext& ctx) {
+  std::optional<std::vector<int64_t>> sizes = ctx.intList("broadcast_sizes");
+  if (!allTensors(ctx.op) || !sizes)
+    return true;
+  for (int64_t size : *sizes)
+    if (size < 0)
+      return ctx.error("Broadcast with negative dimension size " + std::to_string(size));
+  std::vector<int64_t> shape = *sizes;
+  ir::Type operand = ctx.operandType(0);
+  shape.insert(shape.end(), operand.shape().begin(), operand.shape().end());
+  return checkInferredTensor(ctx, shape, operand.elementType());
+}
+
+bool verifyReshape(const OpContext& ctx) {
+  if (!allTensors(ctx.op))
+    return true;
+  if (!checkCompatibleElementTypes(ctx))
+    return false;
+  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
+  if (!operand.hasStaticShape() || !result.hasStaticShape())
+    return true;
+  // Both counts fit: every result type's count was checked before any rule ran, and an operand
+  // is some op's result or a block argument.
+  if (result.numElements() != operand.numElements())
+    return ctx.error("number of output elements (" + std::to_string(result.numElements()) +
+                     ") doesn't match expected number of elements (" +
+                     std::to_string(operand.numElements()) + ")");
+  return true;
+}
+
+bool transposeEntry(const OpContext& ctx) {
+  if (!allTensors(ctx.op))
+    return true;
+  if (!ctx.intList("permutation"))
+    return ctx.missingAttr("permutation");
+  return checkCompatibleElementTypes(ctx);
+}
+
+bool transposeInfer(const OpContext& ctx) {
+  std::optional<std::vector<int64_t>> permutation = ctx.intList("permutation");
+  if (!allTensors(ctx.op) || !permutation)
+    return true;
+  ir::Type operand = ctx.operandType(0);
+  int64_t rank = operand.rank();
+  if (static_cast<int64_t>(permutation->size()) != rank)
+    return ctx.error("TransposeOp operand rank " + std::to_string(rank) +
+                     " does not match permutation size " + std::to_string(permutation->size()));
+  std::vector<int64_t> range(static_cast<size_t>(rank));
+  std::iota(range.begin(), range.end(), 0);
+  if (!std::is_permutation(range.begin(), range.end(), permutation->begin()))
+    return ctx.error("attribute permutation must be a permutation of [" + joinInts(range) +
+                     "] but got " + joinInts(*permutation));
+  std::vector<int64_t> shape;
+  for (int64_t dim : *permutation)
+    shape.push_back(operand.shape()[dim]);
+  return checkInferredTensor(ctx, shape, operand.elementType());
+}
+
+bool verifyIota(const OpContext& ctx) {
+  std::optional<int64_t> dim = ctx.intAttr("iota_dimension");
+  if (!dim)
+    return ctx.missingAttr("iota_dimension");
+  if (!checkNonNegativeAttr(ctx, "iota_dimension", *dim))
+    return false;
+  if (ctx.op.numResults() != 1 || !isTensor(ctx.resultType(0)))
+    return true;
+  int64_t rank = ctx.resultType(0).rank();
+  if (rank == 0)
+    return ctx.error("does not support scalars.");
+  if (*dim >= rank)
+    return ctx.error("iota dimension cannot go beyond the output rank.");
+  return true;
+}
+
+bool concatenateEntry(const OpContext& ctx) {
+  std::optional<int64_t> dimension = ctx.intAttr("dimension");
+  if (!dimension)
+    return ctx.missingAttr("dimension");
+  return checkNonNegativeAttr(ctx, "dimension", *dimension) &&
+         (!allTensors(ctx.op) || checkSameElementTypes(ctx));
+}
+
+bool concatenateInfer(const OpContext& ctx) {
+  std::optional<int64_t> dimension = ctx.intAttr("dimension");
+  if (!allTensors(ctx.op) || ctx.op.numOperands() == 0 || !dimension)
+    return true;
+  ir::Type witness = ctx.operandType(0);
+  int64_t rank = witness.rank();
+  if (rank == 0)
+    return ctx.error("rank-0 values cannot be concatenated");
+  if (*dimension >= rank)
+    return ctx.error("dimension " + std::to_string(*dimension) +
+                     " is out-of-bounds for input rank " + std::to_string(rank));
+  std::vector<int64_t> shape(static_cast<size_t>(rank), ir::kDynamicSize);
+  shape[*dimension] = 0;
+  for (unsigned i = 0; i < ctx.op.numOperands(); ++i) {
+    ir::Type type = ctx.operandType(i);
+    if (type.rank() != rank)
+      return ctx.error("operands (0) and (" + std::to_string(i) + ") do not match rank");
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.shape()[d];
+      if (d == *dimension) {
+        shape[d] = isStaticDim(shape[d]) && isStaticDim(size) ? shape[d] + size
+                                                               : ir::kDynamicSize;
+        continue;
+      }
+      if (!compatibleDims(witness.shape()[d], size))
+        return ctx.error("shapes of operand (0) and (" + std::to_string(i) +
+                         ") are not compatible at non-concat index " + std::to_string(d) +
+                         ": (" + joinInts(witness.shape()) + ") != (" + joinInts(type.shape()) +
+                         ")");
+      if (!isStaticDim(shape[d]))
+        shape[d] = size;
+    }
+  }
+  return checkInferredTensor(ctx, shape, witness.elementType());
+}
+
+bool reverseInfer(const OpContext& ctx) {
+  return !allTensors(ctx.op) || checkInferredTypes(ctx, {ctx.operandType(0)});
+}
+
+bool reverseEntry(const OpContext& ctx) {
+  if (!allTensors(ctx.op))
+    return true;
+  std::optional<std::vector<int64_t>> dims = ctx.intList("dimensions");
+  if (!dims)
+    return ctx.missingAttr("dimensions");
+  if (!checkSameElementTypes(ctx))
+    return false;
+  if (hasDuplicates(*dims))
+    return ctx.error("dimensions should be unique. Got: " + joinInts(*dims));
+  int64_t rank = ctx.operandType(0).rank();
+  for (int64_t dim : *dims) {
+    if (dim < 0)
+      return ctx.error("all dimensions should be non-negative. Got dimension: " +
+                       std::to_string(dim) + ".");
+    if (dim >= rank)
+      return ctx.error("all dimensions should be between [0, " + std::to_string(rank) +
+                       "). Got dimension: " + std::to_string(dim) + ".");
+  }
+  return true;
+}
+
+bool getTupleElementEntry(const OpContext& ctx) {
+  std::optional<int64_t> index = ctx.intAttr("index");
+  if (!index)
+    return ctx.missingAttr("index");
+  return checkNonNegativeAttr(ctx, "index", *index, "32");
+}
+
+bool getTupleElementInfer(const OpContext& ctx) {
+  std::optional<int64_t> index = ctx.intAttr("index");
+  if (!index || ctx.op.numOperands() != 1 || ctx.operandType(0).kind() != ir::Type::Kind::Tuple)
+    return true;
+  std::span<const ir::Type> elements = ctx.operandType(0).elements();
+  if (*index >= static_cast<int64_t>(elements.size()))
+    return ctx.error("index " + std::to_string(*index) + " is out of bounds of operand with size " +
+                     std::to_string(elements.size()));
+  return checkInferredTypes(ctx, {elements[*index]});
+}
+
+bool verifyTuple(const OpContext& ctx) {
+  std::vector<ir::Type> elements;
+  for (const ir::Value* v : ctx.op.operands())
+    elements.push_back(v->type());
+  return checkInferredTypes(ctx, {ir::Type::tuple(elements)});
+}
+
+bool getDimensionSizeEntry(const OpContext& ctx) {
+  std::optional<int64_t> dim = ctx.intAttr("dimension");
+  if (!dim)
+    return ctx.missingAttr("dimension");
+  return checkNonNegativeAttr(ctx, "dimension", *dim);
+}
+
+bool getDimensionSizeInfer(const OpContext& ctx) {
+  std::optional<int64_t> dim = ctx.intAttr("dimension");
+  if (!dim || ctx.op.numOperands() != 1 || !isTensor(ctx.operandType(0)))
+    return true;
+  int64_t rank = ctx.operandType(0).rank();
+  if (*dim >= rank)
+    return ctx.error("requires dimension attribute in range [0, " + std::to_string(rank) +
+                     "); found (" + std::to_string(*dim) + ")");
+  return checkInferredTensor(ctx, {}, ir::ElementType::I32);
+}
+
+// `verifyShapeOperandIsCompatibleWithResultType`.
+bool checkShapeOperand(const OpContext& ctx, const ir::Value* shapeOperand, ir::Type result) {
+  std::optional<std::vector<int64_t>> shape = constantInts(shapeOperand);
+  if (!shape || compatibleShapes(*shape, result.shape()))
+    return true;
+  return ctx.error("output shape [" + joinInts(*shape) +
+                   "] is incompatible with return type of operation " + quoted(result));
+}
+
+bool verifyDynamicReshape(const OpContext& ctx) {
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
+    return true;
+  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
+  if (operand.elementType() != result.elementType())
+    return ctx.error("expects operand and result to have compatible element type. Got: " +
+                     quoted(operand) + " and " + quoted(result));
+  if (operand.hasStaticShape() && result.hasStaticShape() &&
+      operand.numElements() != result.numElements())
+    return ctx.error("number of output elements (" + std::to_string(result.numElements()) +
+                     ") doesn't match expected number of elements (" +
+                     std::to_string(operand.numElements()) + ")");
+  if (!checkShapeOperand(ctx, ctx.op.operand(1), result))
+    return false;
+  ir::Type shapeType = ctx.operandType(1);
+  if (shapeType.rank() == 1 && isStaticDim(shapeType.shape()[0]) &&
+      shapeType.shape()[0] != result.rank())
+    return ctx.error("result should have a rank equal to the number of elements in output_shape");
+  std::optional<std::vector<int64_t>> shape = constantInts(ctx.op.operand(1));
+  if (shape && operand.hasStaticShape()) {
+    __int128 count = 1;
+    for (int64_t d : *shape)
+      count *= d;
+    if (count != operand.numElements())
+      return ctx.error("output_shape is incompatible with input type of operation: input has " +
+                       std::to_string(operand.numElements()) + " elements, but output_shape has " +
+                       std::to_string(static_cast<int64_t>(count)));
+  }
+  return true;
+}
+
+bool verifyDynamicIota(const OpContext& ctx) {
+  std::optional<int64_t> dim = ctx.intAttr("iota_dimension");
+  if (!dim)
+    return ctx.missingAttr("iota_dimension");
+  if (!checkNonNegativeAttr(ctx, "iota_dimension", *dim))
+    return false;
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 1 || ctx.op.numResults() != 1)
+    return true;
+  if (*dim >= ctx.resultType(0).rank())
+    return ctx.error("iota dimension cannot go beyond the output rank.");
+  return checkShapeOperand(ctx, ctx.op.operand(0), ctx.resultType(0));
+}
+
+// `HLO_PairwiseSameOperandAndResultType`.
+bool optimizationBarrierEntry(const OpContext& ctx) {
+  if (ctx.op.numOperands() != ctx.op.numResults())
+    return ctx.opError("requires the same number of operands and results");
+  for (unsigned i = 0; i < ctx.op.numOperands(); ++i)
+    if (ctx.operandType(i) != ctx.resultType(i))
+      return ctx.opError("requires the same type for operand and result at index " +
+                         std::to_string(i));
+  return true;
+}
+
+bool optimizationBarrierInfer(const OpContext& ctx) {
+  std::vector<ir::Type> operands;
+  for (const ir::Value* v : ctx.op.operands())
+    operands.push_back(v->type());
+  return checkInferredTypes(ctx, operands);
+}
+
+} // namespace
+
+void addShapeRules(RuleTable& table) {
+  table.emplace("stablehlo.broadcast_in_dim", OpRules{&verifyBroadcastInDim, nullptr});
+  table.emplace("stablehlo.broadcast", OpRules{&broadcastEntry, &broadcastInfer});
+  table.emplace("stablehlo.reshape", OpRules{&verifyReshape, nullptr});
+  table.emplace("stablehlo.transpose", OpRules{&transposeEntry, &transposeInfer});
+  table.emplace("stablehlo.iota", OpRules{&verifyIota, nullptr});
+  table.emplace("stablehlo.concatenate", OpRules{&concatenateEntry, &concatenateInfer});
+  table.emplace("stablehlo.reverse", OpRules{&reverseEntry, &reverseInfer});
+  table.emplace("stablehlo.get_tuple_element", OpRules{&getTupleElementEntry, &getTupleElementInfer});
+  table.emplace("stablehlo.tuple", OpRules{nullptr, &verifyTuple});
+  table.emplace("stablehlo.get_dimension_size", OpRules{&getDimensionSizeEntry, &getDimensionSizeInfer});
+  table.emplace("stablehlo.dynamic_reshape", OpRules{&verifyDynamicReshape, nullptr});
+  table.emplace("stablehlo.dynamic_iota", OpRules{&verifyDynamicIota, nullptr});
+  table.emplace("stablehlo.optimization_barrier",
+                OpRules{&optimizationBarrierEntry, &optimizationBarrierInfer});
+}
+
+} // namespace shardscope::verify::detail
