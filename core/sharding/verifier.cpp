@@ -190,8 +190,8 @@ bool verifyOp(const VerifyContext& ctx, const ir::Operation& op) {
   if (op.dialect() == "sdy") {
     if (!verifySdyOpShape(ctx, op))
       return false;
-    bool ok =
-        isExplicitCollective(op) ? detail::verifyCollective(ctx, op) : detail::verifySdyOp(ctx, op);
+    bool ok = isExplicitCollective(op) ? detail::verifyCollectiveInvariants(ctx, op)
+                                       : detail::verifySdyOpInvariants(ctx, op);
     if (!ok)
       return false;
   }
@@ -223,13 +223,32 @@ bool verifySymbolTable(const ir::Module& module, support::DiagnosticSink& sink) 
   return true;
 }
 
+// MLIR's symbol table verifier, once the whole module passed `verify()`: the
+// `verifySymbolUses` hooks of every op, in pre-order.
+bool verifySymbolUses(const VerifyContext& ctx, const ir::Block& block) {
+  for (const auto& op : block.ops()) {
+    if (op->dialect() == "sdy") {
+      bool ok = isExplicitCollective(*op) ? detail::verifyCollectiveSymbolUses(ctx, *op)
+                                          : detail::verifySdyOpSymbolUses(ctx, *op);
+      if (!ok)
+        return false;
+    }
+    for (unsigned r = 0; r < op->numRegions(); ++r)
+      for (const auto& nested : op->region(r).blocks())
+        if (!verifySymbolUses(ctx, *nested))
+          return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool verifyModule(const ir::Module& module, support::DiagnosticSink& sink) {
   if (!checkAtParse(module.op(), sink))
     return false;
   VerifyContext ctx{module, sink};
-  return verifyBlock(ctx, module.body()) && verifySymbolTable(module, sink);
+  return verifyBlock(ctx, module.body()) && verifySymbolTable(module, sink) &&
+         verifySymbolUses(ctx, module.body());
 }
 
 } // namespace shardscope::sharding
