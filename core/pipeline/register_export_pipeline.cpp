@@ -7,6 +7,7 @@
 #include "core/partition/update_non_divisible.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/passes.h"
+#include "core/propagation/import_constant_splitter.h"
 #include "core/propagation/import_data_flow_edges.h"
 #include "core/propagation/import_pipeline.h"
 #include "core/propagation/import_sharding_cleanup.h"
@@ -75,12 +76,12 @@ bool runExportPipeline(ir::Module& module, const PassOptions& passOptions,
 
 // The steps of Shardy's `addExportPipeline`, in its order. Steps Shardy has that are not modelled
 // here: sinking `sdy.func_data_flow_edge` ops and un-flattening the call graph (ShardScope never
-// flattens it), merging equal constants/scalars, removing propagation debug info, and the
-// CMV1 all-gather/reduce-scatter removal.
+// flattens it), removing propagation debug info, and the CMV1 all-gather/reduce-scatter removal.
 bool runExportSteps(ir::Module& module, const ExportOptions& options,
                     support::DiagnosticSink& sink) {
   // Shardy keeps a symbol DCE after un-flattening the call graph.
-  if (!propagation::eraseDeadSymbols(module, sink) || !propagation::sinkDataFlowEdges(module, sink))
+  if (!propagation::eraseDeadSymbols(module, sink) || !propagation::mergeConstants(module, sink) ||
+      !propagation::sinkDataFlowEdges(module, sink))
     return false;
   if (!options.avoidExportForPartitioning &&
       (!removeShardingGroups(module, sink) ||
