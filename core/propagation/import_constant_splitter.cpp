@@ -1,6 +1,7 @@
 // Shardy's constant splitting before propagation and merging after it.
 #include "core/propagation/import_constant_splitter.h"
 
+#include "core/propagation/detail/func_clone.h"
 #include "core/propagation/propagate_aggressive.h"
 
 #include <algorithm>
@@ -10,6 +11,11 @@
 
 namespace shardscope::propagation {
 
+using detail::calleeOf;
+using detail::cloneFuncRecursively;
+using detail::funcsCalleesFirst;
+using detail::originalFuncName;
+using detail::SymbolNamer;
 using ir::Operation;
 using ir::Value;
 
@@ -28,56 +34,6 @@ bool isTerminator(const Operation& op) {
 std::string_view namedComputationName(const Operation& op) {
   const auto* name = op.attr("name").as<ir::StringAttr>();
   return name ? std::string_view(name->value) : std::string_view();
-}
-
-std::string calleeOf(const Operation& call) {
-  const auto* callee = call.attr("callee").as<ir::SymbolRefAttr>();
-  return callee && !callee->path.empty() ? callee->path.back() : std::string();
-}
-
-// The name a function had before it was cloned (`sdy.original_func_name`), else its name.
-std::string originalFuncName(const Operation& fn) {
-  if (const auto* original = fn.attr("sdy.original_func_name").as<ir::StringAttr>())
-    return original->value;
-  return std::string(ir::func::name(fn));
-}
-
-// New symbol names as MLIR's SymbolTable makes them unique: `name_<n>` with one counter for the
-// whole pass.
-struct SymbolNamer {
-  unsigned counter = 0;
-  std::string unique(const ir::Module& module, const std::string& name) {
-    auto taken = [&](const std::string& n) {
-      return module.lookupFunction(n) || module.lookupMeshOp(n);
-    };
-    if (!taken(name))
-      return name;
-    std::string candidate;
-    do
-      candidate = name + "_" + std::to_string(counter++);
-    while (taken(candidate));
-    return candidate;
-  }
-};
-
-// Shardy's `cloneFuncRecursively`: a copy of `fn` (and of every function it calls, inserted
-// first) marked with its original name, appended to the module. Returns the copy's name.
-std::string cloneFuncRecursively(ir::Module& module, const Operation& fn, SymbolNamer& namer) {
-  Operation::ValueMapping mapping;
-  std::unique_ptr<Operation> copy = fn.clone(mapping);
-  copy->setAttr("sdy.original_func_name", ir::Attribute::string(originalFuncName(fn)));
-  std::vector<Operation*> calls;
-  copy->walk([&](Operation& op) {
-    if (op.is("func.call"))
-      calls.push_back(&op);
-  });
-  for (Operation* call : calls)
-    if (const Operation* callee = module.lookupFunction(calleeOf(*call)))
-      call->setAttr("callee", ir::Attribute::symbolRef({cloneFuncRecursively(module, *callee, namer)}));
-  std::string name = namer.unique(module, std::string(ir::func::name(fn)));
-  copy->setAttr("sym_name", ir::Attribute::string(name));
-  module.body().push_back(std::move(copy));
-  return name;
 }
 
 // What the splitter knows while it walks one region.
@@ -238,37 +194,6 @@ void splitRegion(ir::Region& region, const std::string& funcName, SplitState& sh
       eraseWithGroupUsers(*op);
   shared.nonConstantFuncs = std::move(state.nonConstantFuncs);
   shared.nonConstantNamedComputations = std::move(state.nonConstantNamedComputations);
-}
-
-bool isPrivate(const Operation& fn) {
-  const auto* visibility = fn.attr("sym_visibility").as<ir::StringAttr>();
-  return visibility && visibility->value != "public";
-}
-
-// Shardy's `iterateFuncs` order: callees before callers, in a post-order walk of the call graph
-// from the public functions (in module order, calls in op order).
-void postOrder(const ir::Module& module, Operation* fn, std::set<const Operation*>& seen,
-               std::vector<Operation*>& order) {
-  if (!seen.insert(fn).second)
-    return;
-  std::vector<Operation*> callees;
-  fn->walk([&](Operation& op) {
-    if (op.is("func.call"))
-      if (Operation* callee = module.lookupFunction(calleeOf(op)))
-        callees.push_back(callee);
-  });
-  for (Operation* callee : callees)
-    postOrder(module, callee, seen, order);
-  order.push_back(fn);
-}
-
-std::vector<Operation*> funcsCalleesFirst(const ir::Module& module) {
-  std::set<const Operation*> seen;
-  std::vector<Operation*> order;
-  for (Operation* fn : module.functions())
-    if (!isPrivate(*fn))
-      postOrder(module, fn, seen, order);
-  return order;
 }
 
 void convertConstants(ir::Module& module) {
