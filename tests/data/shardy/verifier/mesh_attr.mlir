@@ -34,3 +34,12 @@ func.func @maximal_ok(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@maximal, []>]>} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Shardy: MeshOp's custom assembly (ops.td) parses its mesh as an attribute, so the full
+// `#sdy.mesh<...>` spelling is accepted too.
+sdy.mesh @full_form = #sdy.mesh<["a"=2]>
+func.func @full_form_mesh(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@full_form, [{"a"}]>}) -> tensor<4xf32> {
+  return %arg0 : tensor<4xf32>
+}
