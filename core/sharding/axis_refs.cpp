@@ -53,7 +53,19 @@ AxisRef axisMerge(const AxisRef& a, const AxisRef& b, const MeshView& mesh) {
   return AxisRef{a.name, ir::SubAxisInfo{preSize, size}};
 }
 
+bool axisCanCoexist(const AxisRef& a, const AxisRef& b) {
+  if (a.name != b.name || !a.subAxis || !b.subAxis)
+    return true;
+  auto [minPre, maxPre] = std::minmax(a.subAxis->preSize, b.subAxis->preSize);
+  auto [minNext, maxNext] = std::minmax(subNext(a), subNext(b));
+  if (minNext > maxPre) // overlapping: the shared part and both ends must be sub-axes
+    return minNext % maxPre == 0 && maxPre % minPre == 0 && maxNext % minNext == 0;
+  return maxPre % minNext == 0; // disjoint: the gap between them must be a sub-axis
+}
+
 std::optional<AxisRef> axisPrefixWithoutOverlap(const AxisRef& a, const AxisRef& b) {
+  if (!axisCanCoexist(a, b))
+    return std::nullopt;
   if (!axisOverlaps(a, b))
     return a;
   int64_t aPre = MeshView::preSizeOf(a);
