@@ -12,6 +12,7 @@
 #include "core/propagation/import_pipeline.h"
 #include "core/propagation/import_sharding_cleanup.h"
 #include "core/propagation/propagate_basic.h"
+#include "core/sharding/verify_unreduced_axes.h"
 
 #include <vector>
 
@@ -40,7 +41,9 @@ bool dropShardingRules(ir::Module& module, support::DiagnosticSink&) {
 
 // Shardy's `runShardyPartitioner`: explicit reshards (only those the minimal partitioner needs
 // unless `enableInsertExplicitCollectives`), their lowering to collectives, and the canonicalizer
-// restricted to the reshard / collective patterns.
+// restricted to the reshard / collective patterns. Shardy's starts with `-sdy-verify-unreduced-axes`,
+// registered but not run here: without Shardy's call-graph flattening and func-call reshards,
+// calls that pass unreduced values would be reported.
 bool runPartitioner(ir::Module& module, const ExportOptions& options,
                     support::DiagnosticSink& sink) {
   partition::InsertExplicitReshardsOptions reshardOptions;
@@ -112,6 +115,11 @@ void registerExportPipeline(PassRegistry& registry) {
                           "drops sub-axes (and what follows) from open dimensions of the main "
                           "function's argument and result shardings",
                           partition::removeSubAxesInInputOutputShardings));
+  registry.add(modulePass("sdy-verify-unreduced-axes",
+                          "verifies that no op drops or wrongly introduces unreduced axes",
+                          [](ir::Module& module, support::DiagnosticSink& sink) {
+                            return sharding::verifyUnreducedAxes(module, sink);
+                          }));
   registry.add(modulePass("sdy-inline-meshes",
                           "inlines mesh symbols into the shardings and erases the sdy.mesh ops",
                           partition::inlineMeshes));
