@@ -50,6 +50,11 @@ bool isMeshSorted(const MeshView& mesh, std::span<const ir::AxisRef> axes);
 /// Sorts `axes` w.r.t. `axisMeshLess` and merges consecutive sub-axes.
 std::vector<ir::AxisRef> sortAndMerge(std::vector<ir::AxisRef> axes, const MeshView& mesh);
 
+/// The parts of the axes of `a` that no axis of `b` covers, as axis refs (Shardy's
+/// `getAxisSetDiff`): `["x"] - ["x":(2)2]` on `"x"=8` is `["x":(1)2, "x":(4)2]`.
+std::vector<ir::AxisRef> axisRefSetDiff(const std::vector<ir::AxisRef>& a,
+                                     const std::vector<ir::AxisRef>& b, const MeshView& mesh);
+
 /// Shardy's text of one axis ref: `"x"` or `"x":(2)4`.
 std::string axisRefString(const ir::AxisRef& axis);
 /// Shardy's text of an axis ref list in diagnostics: `["x", "y":(1)2]`.

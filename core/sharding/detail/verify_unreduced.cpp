@@ -11,53 +11,6 @@ using ir::AxisRef;
 
 namespace {
 
-// The log-interval [pre, next) of axis `axis` covers; a full axis covers [1, size).
-struct AxisInterval {
-  int64_t pre = 1;
-  int64_t next = 1;
-};
-
-AxisInterval intervalOf(const AxisRef& axis, const MeshView* mesh) {
-  if (axis.subAxis)
-    return {axis.subAxis->preSize, axis.subAxis->preSize * axis.subAxis->size};
-  return {1, mesh && mesh->hasAxis(axis.name) ? mesh->axisSize(axis.name) : INT64_MAX};
-}
-
-AxisRef axisOfInterval(const std::string& name, AxisInterval interval, const MeshView* mesh) {
-  if (interval.pre == 1 && mesh && mesh->hasAxis(name) && interval.next == mesh->axisSize(name))
-    return AxisRef{name, std::nullopt};
-  return AxisRef{name, ir::SubAxisInfo{interval.pre, interval.next / interval.pre}};
-}
-
-// The parts of the axes in `a` that no axis in `b` covers (Shardy's `getAxisSetDiff`).
-std::vector<AxisRef> axisSetDiff(const std::vector<AxisRef>& a, const std::vector<AxisRef>& b,
-                                 const MeshView* mesh) {
-  if (a.empty() || a == b)
-    return {};
-  if (b.empty())
-    return a;
-  std::vector<AxisRef> result;
-  for (const AxisRef& axis : a) {
-    std::vector<AxisInterval> cuts;
-    for (const AxisRef& other : b)
-      if (other.name == axis.name && axisOverlaps(axis, other))
-        cuts.push_back(intervalOf(other, mesh));
-    std::sort(cuts.begin(), cuts.end(),
-              [](const AxisInterval& x, const AxisInterval& y) { return x.pre < y.pre; });
-    AxisInterval rest = intervalOf(axis, mesh);
-    for (const AxisInterval& cut : cuts) {
-      if (rest.pre < cut.pre)
-        result.push_back(axisOfInterval(axis.name, {rest.pre, std::min(cut.pre, rest.next)}, mesh));
-      rest.pre = std::max(rest.pre, cut.next);
-      if (rest.pre >= rest.next)
-        break;
-    }
-    if (rest.pre < rest.next)
-      result.push_back(axisOfInterval(axis.name, rest, mesh));
-  }
-  return result;
-}
-
 std::vector<AxisRef> flatUnreduced(std::span<const ir::TensorSharding* const> shardings) {
   std::vector<AxisRef> axes;
   for (const ir::TensorSharding* sharding : shardings)
@@ -92,13 +45,11 @@ bool verifyUnreducedAxesTransition(const VerifyContext& ctx, const ErrorEmitter&
       else if (!(*mesh == *current))
         return true;
     }
-  std::optional<MeshView> view;
-  if (mesh)
-    view.emplace(*mesh);
-  const MeshView* meshView = view ? &*view : nullptr;
-
-  std::vector<AxisRef> introduced = axisSetDiff(resultAxes, operandAxes, meshView);
-  std::vector<AxisRef> removed = axisSetDiff(operandAxes, resultAxes, meshView);
+  // Without a mesh no sharding has axes.
+  static const ir::Mesh kNoMesh;
+  MeshView view(mesh ? *mesh : kNoMesh);
+  std::vector<AxisRef> introduced = axisRefSetDiff(resultAxes, operandAxes, view);
+  std::vector<AxisRef> removed = axisRefSetDiff(operandAxes, resultAxes, view);
 
   auto verifyKind = [&](std::span<const ir::TensorSharding* const> shardings,
                         const std::vector<AxisRef>& diff, const std::string& expected,

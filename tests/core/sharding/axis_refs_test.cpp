@@ -67,6 +67,18 @@ TEST(AxisRefsTest, SubAxesCoexistOnlyInOneDecompositionOfTheAxis) {
   EXPECT_EQ(axisPrefixWithoutOverlap(sub("a", 1, 2), sub("a", 3, 2)), std::nullopt);
 }
 
+// Shardy: shardy/dialect/sdy/ir/utils.cc, getAxisSetDiff (expected values derived by hand).
+TEST(AxisRefsTest, SetDiffKeepsTheUncoveredParts) {
+  ir::Mesh m{{{"x", 8}, {"y", 2}}, {}};
+  MeshView mesh(m);
+  using List = std::vector<ir::AxisRef>;
+  EXPECT_EQ(axisRefSetDiff(List{full("x")}, List{sub("x", 2, 2)}, mesh),
+            (List{sub("x", 1, 2), sub("x", 4, 2)}));
+  EXPECT_EQ(axisRefSetDiff(List{full("x"), full("y")}, List{full("y")}, mesh), List{full("x")});
+  EXPECT_EQ(axisRefSetDiff(List{sub("x", 1, 4)}, List{full("x")}, mesh), List{});
+  EXPECT_EQ(axisRefSetDiff(List{full("x")}, List{sub("x", 1, 2), sub("x", 2, 4)}, mesh), List{});
+}
+
 TEST(AxisRefsTest, MeshOrderPutsSubAxesBeforeTheFullAxis) {
   ir::Mesh m{{{"c", 2}, {"a", 8}, {"b", 2}}, {}};
   MeshView mesh(m);
