@@ -72,6 +72,9 @@ void registerImportPasses(PassRegistry& registry) {
   registry.add(modulePass("sdy-flatten-call-graph",
                           "gives every call site its own copy of the called function",
                           propagation::flattenCallGraph));
+  registry.add(modulePass("sdy-pre-order-funcs",
+                          "orders the functions callers first (pre-order of the call graph)",
+                          propagation::preOrderFuncs));
   registry.add(modulePass("sdy-propagate-sharding-from-func-to-call",
                           "gives calls without shardings their callee's result shardings",
                           propagation::propagateShardingFromFuncToCall));

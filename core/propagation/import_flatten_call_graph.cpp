@@ -29,6 +29,14 @@ bool flattenCallGraph(ir::Module& module, support::DiagnosticSink&) {
   return true;
 }
 
+bool preOrderFuncs(ir::Module& module, support::DiagnosticSink&) {
+  std::vector<ir::Operation*> order = detail::funcsCalleesFirst(module);
+  ir::Block& body = module.body();
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    body.push_back(body.take(*it));
+  return true;
+}
+
 bool propagateShardingFromFuncToCall(ir::Module& module, support::DiagnosticSink&) {
   std::vector<ir::Operation*> calls;
   module.op().walk([&](ir::Operation& op) {

@@ -11,6 +11,11 @@ namespace shardscope::propagation {
 /// (`<name>_<n>`, marked `sdy.original_func_name`). Never fails.
 bool flattenCallGraph(ir::Module& module, support::DiagnosticSink& sink);
 
+/// `-sdy-pre-order-funcs` (Shardy's pre_order_funcs.cc): moves the functions to the end of the
+/// module in pre-order of the call graph (callers before callees; the reverse of the post-order
+/// walk). Functions no public function reaches keep their place. Never fails.
+bool preOrderFuncs(ir::Module& module, support::DiagnosticSink& sink);
+
 /// `-sdy-propagate-sharding-from-func-to-call` (Shardy's propagate_sharding_from_func_to_call.cc):
 /// a `func.call` without `sdy.sharding` gets its callee's result shardings, a result without one
 /// being fully open on the mesh of the first result sharding that isn't on a maximal mesh. Calls
