@@ -31,17 +31,6 @@ bool checkAttributeAtParse(const ir::Attribute& attr, const ErrorEmitter& emit) 
     return true;
   case ir::Attribute::Kind::Mesh:
     return detail::verifyMesh(attr.as<ir::MeshAttr>()->mesh, emit);
-  case ir::Attribute::Kind::ShardingRule: {
-    // A reduction factor is one the results don't have.
-    const ir::OpShardingRule& rule = attr.as<ir::ShardingRuleAttr>()->rule;
-    for (int64_t factor : rule.reductionFactors)
-      for (const ir::TensorMapping& mapping : rule.results)
-        for (const std::vector<int64_t>& dim : mapping.dims)
-          for (int64_t f : dim)
-            if (f == factor)
-              return emit("reduction factor cannot be in result mappings");
-    return true;
-  }
   case ir::Attribute::Kind::Array:
     for (const ir::Attribute& element : attr.as<ir::ArrayAttr>()->elements)
       if (!checkAttributeAtParse(element, emit))

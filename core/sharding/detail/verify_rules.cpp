@@ -105,7 +105,15 @@ bool verifyShardingRule(const VerifyContext& ctx, const ir::Operation& op,
                             rule.permutationFactors.size())
     return emit("a factor can only be in one of the reduction, need replication, or permutation "
                 "factor sets");
-  return verifySpecialFactors(emit, numFactors, rule.blockedPropagationFactors);
+  if (!verifySpecialFactors(emit, numFactors, rule.blockedPropagationFactors))
+    return false;
+  // Reduction factors are the ones the results don't have.
+  for (int64_t factor : rule.reductionFactors)
+    for (const ir::TensorMapping& mapping : rule.results)
+      for (const std::vector<int64_t>& dim : mapping.dims)
+        if (std::find(dim.begin(), dim.end(), factor) != dim.end())
+          return emit("reduction factor cannot be in result mappings");
+  return true;
 }
 
 // --- propagation edges
