@@ -235,6 +235,16 @@ std::string attrKey(const Operation& op) {
   return key;
 }
 
+
+void collectNamedPostOrder(Operation& op, std::vector<Operation*>& out) {
+  for (unsigned r = 0; r < op.numRegions(); ++r)
+    for (auto& block : op.region(r).blocks())
+      for (auto& nested : block->ops())
+        collectNamedPostOrder(*nested, out);
+  if (op.is("sdy.named_computation"))
+    out.push_back(&op);
+}
+
 } // namespace
 
 bool splitConstants(ir::Module& module, support::DiagnosticSink&) {
@@ -247,11 +257,9 @@ bool splitConstants(ir::Module& module, support::DiagnosticSink&) {
     if (fn->numRegions() == 0 || fn->region(0).empty())
       continue;
     std::string name = originalFuncName(*fn);
+    // MLIR's default walk is post-order: inner named computations before the ones holding them.
     std::vector<Operation*> named;
-    fn->walk([&](Operation& op) {
-      if (op.is("sdy.named_computation"))
-        named.push_back(&op);
-    });
+    collectNamedPostOrder(*fn, named);
     for (Operation* op : named)
       splitRegion(op->region(0), name, shared);
     splitRegion(fn->region(0), name, shared);

@@ -118,3 +118,32 @@ func.func @with_sharding_group(%arg0: tensor<4xf32>) -> (tensor<4xf32>, tensor<4
   %1 = stablehlo.maximum %arg0, %c : tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Named computations are visited inner first (MLIR's post-order walk), so the outer body already
+// knows that the inner one isn't constant: it is not copied, only the constant it takes is.
+// CHECK-LABEL: func @inner_named_computation_not_constant
+func.func @inner_named_computation_not_constant(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK-NEXT: sdy.named_computation<"outer">(%arg0) (%[[A:.*]]: tensor<4xf32>) {
+  // CHECK-NEXT:   %[[C:.*]] = sdy.constant dense<1.000000e+00>
+  // CHECK-NEXT:   %[[I:.*]] = sdy.named_computation<"inner">(%[[C]])
+  // CHECK-NEXT:     stablehlo.custom_call @Opaque
+  // CHECK-NEXT:     sdy.return
+  // CHECK-NEXT:   }
+  // CHECK-NEXT:   %[[S:.*]] = stablehlo.add %[[A]], %[[I]]
+  // CHECK-NEXT:   %[[M:.*]] = stablehlo.multiply %[[A]], %[[I]]
+  // CHECK-NOT:    sdy.named_computation<"inner">
+  %0 = sdy.named_computation<"outer">(%arg0) (%a: tensor<4xf32>) {
+    %c = stablehlo.constant dense<1.000000e+00> : tensor<4xf32>
+    %1 = sdy.named_computation<"inner">(%c) (%b: tensor<4xf32>) {
+      %n = stablehlo.custom_call @Opaque(%b) : (tensor<4xf32>) -> tensor<4xf32>
+      sdy.return %n : tensor<4xf32>
+    } : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = stablehlo.add %a, %1 : tensor<4xf32>
+    %3 = stablehlo.multiply %a, %1 : tensor<4xf32>
+    %4 = stablehlo.subtract %2, %3 : tensor<4xf32>
+    sdy.return %4 : tensor<4xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
