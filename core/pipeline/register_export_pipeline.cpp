@@ -7,10 +7,12 @@
 #include "core/partition/update_non_divisible.h"
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/passes.h"
+#include "core/propagation/import_constant_splitter.h"
 #include "core/propagation/import_data_flow_edges.h"
 #include "core/propagation/import_pipeline.h"
 #include "core/propagation/import_sharding_cleanup.h"
 #include "core/propagation/propagate_basic.h"
+#include "core/sharding/verify_unreduced_axes.h"
 
 #include <vector>
 
@@ -39,7 +41,9 @@ bool dropShardingRules(ir::Module& module, support::DiagnosticSink&) {
 
 // Shardy's `runShardyPartitioner`: explicit reshards (only those the minimal partitioner needs
 // unless `enableInsertExplicitCollectives`), their lowering to collectives, and the canonicalizer
-// restricted to the reshard / collective patterns.
+// restricted to the reshard / collective patterns. Shardy's starts with `-sdy-verify-unreduced-axes`,
+// registered but not run here: without Shardy's call-graph flattening and func-call reshards,
+// calls that pass unreduced values would be reported.
 bool runPartitioner(ir::Module& module, const ExportOptions& options,
                     support::DiagnosticSink& sink) {
   partition::InsertExplicitReshardsOptions reshardOptions;
@@ -75,12 +79,12 @@ bool runExportPipeline(ir::Module& module, const PassOptions& passOptions,
 
 // The steps of Shardy's `addExportPipeline`, in its order. Steps Shardy has that are not modelled
 // here: sinking `sdy.func_data_flow_edge` ops and un-flattening the call graph (ShardScope never
-// flattens it), merging equal constants/scalars, removing propagation debug info, and the
-// CMV1 all-gather/reduce-scatter removal.
+// flattens it), removing propagation debug info, and the CMV1 all-gather/reduce-scatter removal.
 bool runExportSteps(ir::Module& module, const ExportOptions& options,
                     support::DiagnosticSink& sink) {
   // Shardy keeps a symbol DCE after un-flattening the call graph.
-  if (!propagation::eraseDeadSymbols(module, sink) || !propagation::sinkDataFlowEdges(module, sink))
+  if (!propagation::eraseDeadSymbols(module, sink) || !propagation::mergeConstants(module, sink) ||
+      !propagation::sinkDataFlowEdges(module, sink))
     return false;
   if (!options.avoidExportForPartitioning &&
       (!removeShardingGroups(module, sink) ||
@@ -111,6 +115,11 @@ void registerExportPipeline(PassRegistry& registry) {
                           "drops sub-axes (and what follows) from open dimensions of the main "
                           "function's argument and result shardings",
                           partition::removeSubAxesInInputOutputShardings));
+  registry.add(modulePass("sdy-verify-unreduced-axes",
+                          "verifies that no op drops or wrongly introduces unreduced axes",
+                          [](ir::Module& module, support::DiagnosticSink& sink) {
+                            return sharding::verifyUnreducedAxes(module, sink);
+                          }));
   registry.add(modulePass("sdy-inline-meshes",
                           "inlines mesh symbols into the shardings and erases the sdy.mesh ops",
                           partition::inlineMeshes));

@@ -63,7 +63,9 @@ bool runPropagationPipeline(ir::Module& module, const PassOptions& options,
   std::string importOptions;
   if (std::optional<std::string> dedup = options.get("dedup-functions-fully"))
     importOptions = "dedup-functions-fully=" + *dedup;
-  if (!runNamed(module, "sdy-import-pipeline", importOptions, sink))
+  // Shardy orders the functions callers first before propagating.
+  if (!runNamed(module, "sdy-import-pipeline", importOptions, sink) ||
+      !runNamed(module, "sdy-pre-order-funcs", "", sink))
     return false;
   propagation::PropagationOptions propagationOptions;
   propagationOptions.level = PropagationLevel::UserPriority;

@@ -29,15 +29,6 @@ const TensorSharding* commonMeshSharding(const ir::Module& module,
   return nullptr;
 }
 
-bool mentionsAxis(const TensorSharding& s, const std::string& name) {
-  auto named = [&](const ir::AxisRef& a) { return a.name == name; };
-  for (const ir::DimensionSharding& dim : s.dims)
-    if (std::any_of(dim.axes.begin(), dim.axes.end(), named))
-      return true;
-  return std::any_of(s.replicatedAxes.begin(), s.replicatedAxes.end(), named) ||
-         std::any_of(s.unreducedAxes.begin(), s.unreducedAxes.end(), named);
-}
-
 // What every in/out sharding of one manual computation is completed with.
 struct ManualAxesContext {
   std::vector<std::string> manualAxes; ///< in mesh order
@@ -46,25 +37,25 @@ struct ManualAxesContext {
   sharding::MeshView mesh;
 };
 
-// Adds the manual axes `s` doesn't mention to its replicated axes, in mesh order. Returns true
-// when `s` changed.
+// Adds the parts of the manual axes `s` doesn't use (in any dimension, replicated or unreduced)
+// to its replicated axes, sorted and merged in mesh order; a changed sharding moves to the
+// computation's mesh. Returns true when `s` changed.
 bool replicateUnusedManualAxes(TensorSharding& s, const ManualAxesContext& ctx) {
-  bool changed = false;
+  std::vector<ir::AxisRef> manual;
   for (const std::string& axis : ctx.manualAxes)
-    if (!mentionsAxis(s, axis)) {
-      s.replicatedAxes.push_back(ir::AxisRef{axis, std::nullopt});
-      changed = true;
-    }
-  if (!changed)
+    manual.push_back(ir::AxisRef{axis, std::nullopt});
+  std::vector<ir::AxisRef> used = s.replicatedAxes;
+  used.insert(used.end(), s.unreducedAxes.begin(), s.unreducedAxes.end());
+  for (const ir::DimensionSharding& dim : s.dims)
+    used.insert(used.end(), dim.axes.begin(), dim.axes.end());
+  std::vector<ir::AxisRef> unused = sharding::axisRefSetDiff(manual, used, ctx.mesh);
+  if (unused.empty())
     return false;
-  std::stable_sort(s.replicatedAxes.begin(), s.replicatedAxes.end(),
-                   [&](const ir::AxisRef& a, const ir::AxisRef& b) {
-                     return sharding::axisMeshLess(ctx.mesh, a, b);
-                   });
-  if (isEmptyMesh(ir::resolveMesh(ctx.module, s))) {
-    s.meshName = ctx.common.meshName;
-    s.inlineMesh = ctx.common.inlineMesh;
-  }
+  std::vector<ir::AxisRef> replicated = s.replicatedAxes;
+  replicated.insert(replicated.end(), unused.begin(), unused.end());
+  s.replicatedAxes = sharding::sortAndMerge(std::move(replicated), ctx.mesh);
+  s.meshName = ctx.common.meshName;
+  s.inlineMesh = ctx.common.inlineMesh;
   return true;
 }
 

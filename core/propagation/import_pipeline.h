@@ -16,11 +16,12 @@ struct ImportOptions {
 /// `callee`). Never fails.
 bool eraseDeadSymbols(ir::Module& module, support::DiagnosticSink& sink);
 
-/// `-sdy-import-pipeline`: the pre-processing Shardy runs before propagation, in its order:
-/// symbol DCE, manual axes cleanup, data-flow edges, sharding constraints, sharding group import.
-/// Stops at the first failing step. Call graphs are kept as they are (no inlining, no
-/// flattening), as with `dedup-functions-fully=true`; inlined-mesh lifting, size-one axis removal
-/// and constant splitting are not performed.
+/// The steps of `-sdy-import-pipeline` that follow constant splitting, in Shardy's order: symbol
+/// DCE, manual axes cleanup, data-flow edges, sharding constraints, sharding group import. Stops
+/// at the first failing step. The registered pipeline (core/pipeline) runs the earlier steps
+/// first (symbol DCE, inlined-mesh lifting, size-one axis removal, call shardings, constant
+/// splitting). Call graphs are kept as they are (no inlining, no flattening), as with
+/// `dedup-functions-fully=true`.
 bool runImportPipeline(ir::Module& module, const ImportOptions& options,
                        support::DiagnosticSink& sink);
 

@@ -53,7 +53,19 @@ AxisRef axisMerge(const AxisRef& a, const AxisRef& b, const MeshView& mesh) {
   return AxisRef{a.name, ir::SubAxisInfo{preSize, size}};
 }
 
+bool axisCanCoexist(const AxisRef& a, const AxisRef& b) {
+  if (a.name != b.name || !a.subAxis || !b.subAxis)
+    return true;
+  auto [minPre, maxPre] = std::minmax(a.subAxis->preSize, b.subAxis->preSize);
+  auto [minNext, maxNext] = std::minmax(subNext(a), subNext(b));
+  if (minNext > maxPre) // overlapping: the shared part and both ends must be sub-axes
+    return minNext % maxPre == 0 && maxPre % minPre == 0 && maxNext % minNext == 0;
+  return maxPre % minNext == 0; // disjoint: the gap between them must be a sub-axis
+}
+
 std::optional<AxisRef> axisPrefixWithoutOverlap(const AxisRef& a, const AxisRef& b) {
+  if (!axisCanCoexist(a, b))
+    return std::nullopt;
   if (!axisOverlaps(a, b))
     return a;
   int64_t aPre = MeshView::preSizeOf(a);
@@ -119,6 +131,50 @@ std::string axisRefListString(std::span<const AxisRef> axes) {
   }
   out += ']';
   return out;
+}
+
+namespace {
+
+// The log-interval [pre, next) an axis ref covers; a full axis covers [1, size).
+std::pair<int64_t, int64_t> intervalOf(const AxisRef& axis, const MeshView& mesh) {
+  if (axis.subAxis)
+    return {axis.subAxis->preSize, subNext(axis)};
+  return {1, mesh.hasAxis(axis.name) ? mesh.axisSize(axis.name) : INT64_MAX};
+}
+
+AxisRef axisOfInterval(const std::string& name, int64_t pre, int64_t next, const MeshView& mesh) {
+  if (pre == 1 && mesh.hasAxis(name) && next == mesh.axisSize(name))
+    return AxisRef{name, std::nullopt};
+  return AxisRef{name, ir::SubAxisInfo{pre, next / pre}};
+}
+
+} // namespace
+
+std::vector<AxisRef> axisRefSetDiff(const std::vector<AxisRef>& a, const std::vector<AxisRef>& b,
+                                 const MeshView& mesh) {
+  if (a.empty() || a == b)
+    return {};
+  if (b.empty())
+    return a;
+  std::vector<AxisRef> result;
+  for (const AxisRef& axis : a) {
+    std::vector<std::pair<int64_t, int64_t>> cuts;
+    for (const AxisRef& other : b)
+      if (axisOverlaps(axis, other))
+        cuts.push_back(intervalOf(other, mesh));
+    std::sort(cuts.begin(), cuts.end());
+    auto [pre, next] = intervalOf(axis, mesh);
+    for (const auto& [cutPre, cutNext] : cuts) {
+      if (pre < cutPre)
+        result.push_back(axisOfInterval(axis.name, pre, std::min(cutPre, next), mesh));
+      pre = std::max(pre, cutNext);
+      if (pre >= next)
+        break;
+    }
+    if (pre < next)
+      result.push_back(axisOfInterval(axis.name, pre, next, mesh));
+  }
+  return result;
 }
 
 } // namespace shardscope::sharding

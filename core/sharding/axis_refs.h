@@ -30,8 +30,13 @@ bool axisCanMerge(const ir::AxisRef& a, const ir::AxisRef& b);
 /// Merges consecutive sub-axes `a` and `b` (precondition: `axisCanMerge(a, b)`); gives the full
 /// axis when the merge covers it.
 ir::AxisRef axisMerge(const ir::AxisRef& a, const ir::AxisRef& b, const MeshView& mesh);
+/// Returns true when sub-axes `a` and `b` can be parts of one decomposition of their axis
+/// (Shardy's `AxisRefAttr::canCoexist`): the gap between disjoint ones, or the shared and
+/// non-shared parts of overlapping ones, are whole sub-axes. Full axes and different axes always
+/// can, e.g. `"a":(1)2` and `"a":(3)2` of an axis of size 6 can't.
+bool axisCanCoexist(const ir::AxisRef& a, const ir::AxisRef& b);
 /// The part of `a` major to `b`: `a` itself when they don't overlap, nothing when `b` starts at or
-/// before `a`.
+/// before `a` or when they can't coexist.
 std::optional<ir::AxisRef> axisPrefixWithoutOverlap(const ir::AxisRef& a, const ir::AxisRef& b);
 /// Appends `axis` to `axes`, merging it into the last axis when they are consecutive sub-axes.
 void appendAxisOrMerge(std::vector<ir::AxisRef>& axes, const ir::AxisRef& axis,
@@ -44,6 +49,11 @@ bool axisMeshLess(const MeshView& mesh, const ir::AxisRef& a, const ir::AxisRef&
 bool isMeshSorted(const MeshView& mesh, std::span<const ir::AxisRef> axes);
 /// Sorts `axes` w.r.t. `axisMeshLess` and merges consecutive sub-axes.
 std::vector<ir::AxisRef> sortAndMerge(std::vector<ir::AxisRef> axes, const MeshView& mesh);
+
+/// The parts of the axes of `a` that no axis of `b` covers, as axis refs (Shardy's
+/// `getAxisSetDiff`): `["x"] - ["x":(2)2]` on `"x"=8` is `["x":(1)2, "x":(4)2]`.
+std::vector<ir::AxisRef> axisRefSetDiff(const std::vector<ir::AxisRef>& a,
+                                     const std::vector<ir::AxisRef>& b, const MeshView& mesh);
 
 /// Shardy's text of one axis ref: `"x"` or `"x":(2)4`.
 std::string axisRefString(const ir::AxisRef& axis);

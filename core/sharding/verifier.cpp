@@ -31,17 +31,6 @@ bool checkAttributeAtParse(const ir::Attribute& attr, const ErrorEmitter& emit) 
     return true;
   case ir::Attribute::Kind::Mesh:
     return detail::verifyMesh(attr.as<ir::MeshAttr>()->mesh, emit);
-  case ir::Attribute::Kind::ShardingRule: {
-    // A reduction factor is one the results don't have.
-    const ir::OpShardingRule& rule = attr.as<ir::ShardingRuleAttr>()->rule;
-    for (int64_t factor : rule.reductionFactors)
-      for (const ir::TensorMapping& mapping : rule.results)
-        for (const std::vector<int64_t>& dim : mapping.dims)
-          for (int64_t f : dim)
-            if (f == factor)
-              return emit("reduction factor cannot be in result mappings");
-    return true;
-  }
   case ir::Attribute::Kind::Array:
     for (const ir::Attribute& element : attr.as<ir::ArrayAttr>()->elements)
       if (!checkAttributeAtParse(element, emit))
@@ -190,8 +179,8 @@ bool verifyOp(const VerifyContext& ctx, const ir::Operation& op) {
   if (op.dialect() == "sdy") {
     if (!verifySdyOpShape(ctx, op))
       return false;
-    bool ok =
-        isExplicitCollective(op) ? detail::verifyCollective(ctx, op) : detail::verifySdyOp(ctx, op);
+    bool ok = isExplicitCollective(op) ? detail::verifyCollectiveInvariants(ctx, op)
+                                       : detail::verifySdyOpInvariants(ctx, op);
     if (!ok)
       return false;
   }
@@ -223,13 +212,32 @@ bool verifySymbolTable(const ir::Module& module, support::DiagnosticSink& sink) 
   return true;
 }
 
+// MLIR's symbol table verifier, once the whole module passed `verify()`: the
+// `verifySymbolUses` hooks of every op, in pre-order.
+bool verifySymbolUses(const VerifyContext& ctx, const ir::Block& block) {
+  for (const auto& op : block.ops()) {
+    if (op->dialect() == "sdy") {
+      bool ok = isExplicitCollective(*op) ? detail::verifyCollectiveSymbolUses(ctx, *op)
+                                          : detail::verifySdyOpSymbolUses(ctx, *op);
+      if (!ok)
+        return false;
+    }
+    for (unsigned r = 0; r < op->numRegions(); ++r)
+      for (const auto& nested : op->region(r).blocks())
+        if (!verifySymbolUses(ctx, *nested))
+          return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool verifyModule(const ir::Module& module, support::DiagnosticSink& sink) {
   if (!checkAtParse(module.op(), sink))
     return false;
   VerifyContext ctx{module, sink};
-  return verifyBlock(ctx, module.body()) && verifySymbolTable(module, sink);
+  return verifyBlock(ctx, module.body()) && verifySymbolTable(module, sink) &&
+         verifySymbolUses(ctx, module.body());
 }
 
 } // namespace shardscope::sharding

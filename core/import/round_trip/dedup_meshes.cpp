@@ -3,6 +3,7 @@
 #include "core/import/round_trip/clone_manual_computation_calls.h"
 #include "core/import/round_trip/sharding_transform.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -137,7 +138,35 @@ struct Duplicate {
 
 } // namespace
 
+// Shardy's lift-inlined-meshes first keeps one symbol per distinct mesh: a later symbol with an
+// equal mesh is erased and references to it use the first.
+void eraseEqualMeshSymbols(ir::Module& module) {
+  std::map<std::string, std::string> renamed;
+  std::vector<ir::Operation*> kept;
+  for (ir::Operation* op : meshOps(module)) {
+    auto same = std::find_if(kept.begin(), kept.end(),
+                             [&](ir::Operation* k) { return meshOf(*k) == meshOf(*op); });
+    if (same == kept.end()) {
+      kept.push_back(op);
+      continue;
+    }
+    renamed[meshName(*op)] = meshName(**same);
+    module.body().erase(op);
+  }
+  if (renamed.empty())
+    return;
+  transformShardings(module, [&](const ir::TensorSharding& sharding) {
+    auto it = sharding.inlineMesh ? renamed.end() : renamed.find(sharding.meshName);
+    if (it == renamed.end())
+      return sharding;
+    ir::TensorSharding out = sharding;
+    out.meshName = it->second;
+    return out;
+  });
+}
+
 bool liftInlinedMeshes(ir::Module& module, support::DiagnosticSink& /*sink*/) {
+  eraseEqualMeshSymbols(module);
   std::vector<ir::Operation*> existing = meshOps(module);
   ir::Operation* insertAfter = existing.empty() ? nullptr : existing.back();
   transformShardings(module, [&](const ir::TensorSharding& sharding) {
@@ -152,8 +181,10 @@ bool liftInlinedMeshes(ir::Module& module, support::DiagnosticSink& /*sink*/) {
       }
     if (name.empty()) {
       bool maximal = mesh.axes.empty() && mesh.deviceIds.size() == 1;
+      bool empty = mesh.axes.empty() && mesh.deviceIds.empty();
       name = uniqueSymbolName(module, maximal ? "maximal_mesh_" +
                                                     std::to_string(mesh.deviceIds.front())
+                                      : empty ? std::string("empty_mesh")
                                               : std::string("mesh"));
       auto op = ir::Operation::create("sdy.mesh", {}, {}, module.op().loc());
       op->setAttr("sym_name", ir::Attribute::string(name));

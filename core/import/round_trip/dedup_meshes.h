@@ -5,10 +5,11 @@
 
 namespace shardscope::import_ {
 
-/// `-sdy-lift-inlined-meshes`: every sharding with an inlined mesh refers instead to an `sdy.mesh`
-/// symbol: an existing one with an equal mesh, else a new one named `maximal_mesh_<id>` for a
-/// maximal mesh and `mesh` otherwise (made unique with `_N`), added after the existing meshes in
-/// order of first use. Never fails.
+/// `-sdy-lift-inlined-meshes`: mesh symbols with equal meshes are merged into the first one, then
+/// every sharding with an inlined mesh refers instead to an `sdy.mesh` symbol: an existing one
+/// with an equal mesh, else a new one named `maximal_mesh_<id>` for a maximal mesh, `empty_mesh`
+/// for the empty mesh and `mesh` otherwise (made unique with `_N`), added after the existing
+/// meshes in order of first use. Never fails.
 bool liftInlinedMeshes(ir::Module& module, support::DiagnosticSink& sink);
 
 /// `-xla-sdy-round-trip-dedup-meshes`: meshes with the same device ids and number of devices as

@@ -34,6 +34,7 @@ public:
         dim.priority.reset();
     }
     std::erase_if(out.replicatedAxes, sizeOne);
+    std::erase_if(out.unreducedAxes, sizeOne);
     return out;
   }
 

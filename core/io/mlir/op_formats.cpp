@@ -223,6 +223,9 @@ bool parseMeshOp(Parser& p, OperationState& s) {
   if (!p.parseSymbolName(name) || !p.expect(TokenKind::Equal, "="))
     return false;
   p.setErrorPrefix("custom op 'sdy.mesh' ");
+  // MLIR's custom attribute parsing also accepts the attribute's full form `#sdy.mesh<...>`.
+  if (p.tok().is(TokenKind::HashIdentifier) && p.tok().spelling == "#sdy.mesh")
+    p.consume();
   bool parsed = p.parseMesh(mesh);
   p.setErrorPrefix({});
   if (!parsed)

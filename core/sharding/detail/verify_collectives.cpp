@@ -23,7 +23,6 @@ struct CollectiveInfo {
   // The operand's sharding, or fully replicated when it has none.
   const ir::TensorSharding* operand = nullptr;
   std::optional<ir::TensorSharding> operandStorage = std::nullopt;
-  bool operandHasSharding = false;
   const ir::Mesh* mesh = nullptr; // the result mesh
 };
 
@@ -31,52 +30,54 @@ bool allowsMissingInputSharding(const ir::Operation& op) {
   return op.is("sdy.all_slice") || op.is("sdy.all_reduce") || op.is("sdy.reduce_scatter");
 }
 
-// 1. operand has a sharding, 2. the result sharding is valid, 3. same mesh, 4. same rank.
-bool verifyCommon(const VerifyContext& ctx, CollectiveInfo& info) {
+// Resolves the operand sharding (Shardy's `getOrCreateSharding` when it has none) and the mesh.
+void resolveInfo(const VerifyContext& ctx, CollectiveInfo& info) {
   const ir::Operation& op = info.op;
   const ir::TensorSharding* operand = valueShardingRef(*op.operand(0), info.operandStorage);
+  info.mesh = ctx.meshOf(info.result);
+  if (operand) {
+    info.operand = operand;
+    return;
+  }
+  // Fully closed and replicated, on the result's mesh.
+  ir::TensorSharding& replicated = info.operandStorage.emplace(info.result);
+  ir::Type type = op.operand(0)->type();
+  replicated.dims.assign(type.isTensor() ? static_cast<size_t>(type.rank()) : 0, {});
+  replicated.replicatedAxes.clear();
+  replicated.unreducedAxes.clear();
+  replicated.unreducedKind.clear();
+  info.operand = &replicated;
+}
+
+// The note Shardy attaches to mesh mismatches: the operand's mesh, at the operand (a block
+// argument is located at its owner here).
+std::vector<support::DiagnosticNote> operandMeshNote(const CollectiveInfo& info,
+                                                     const ir::Mesh& mesh) {
+  const ir::Value& input = *info.op.operand(0);
+  const ir::Operation* locOwner =
+      input.definingOp() ? input.definingOp() : input.ownerBlock()->parentOp();
+  return {{"operand mesh: " + ir::Attribute::mesh(mesh).str(),
+           locOwner ? locOwner->loc() : info.op.loc()}};
+}
+
+// Shardy's `verifyCollectiveOp` (the interface's `verify()`): 1. operand has a sharding, 2. the
+// result sharding is valid, 3. same mesh, 4. same rank.
+bool verifyCommon(const VerifyContext& ctx, CollectiveInfo& info) {
+  const ir::Operation& op = info.op;
+  std::optional<ir::TensorSharding> storage;
+  const ir::TensorSharding* operand = valueShardingRef(*op.operand(0), storage);
   if (!operand && !allowsMissingInputSharding(op))
     return info.emit("collective on operand without sharding");
   if (!verifyShardingForOp(ctx, info.result, op.result(0)->type(), op, info.emit))
     return false;
-  info.mesh = ctx.meshOf(info.result);
+  const ir::Mesh* mesh = ctx.meshOf(info.result);
   const ir::Mesh* operandMesh = operand ? ctx.meshOf(*operand) : nullptr;
-  // MLIR puts a note on the operand's location; a block argument is located at its owner here.
-  const ir::Value& input = *op.operand(0);
-  const ir::Operation* locOwner =
-      input.definingOp() ? input.definingOp() : input.ownerBlock()->parentOp();
-  support::SourceLocation operandLoc = locOwner ? locOwner->loc() : op.loc();
-  auto meshNote = [&](const ir::Mesh& mesh) {
-    return std::vector<support::DiagnosticNote>{
-        {"operand mesh: " + ir::Attribute::mesh(mesh).str(), operandLoc}};
-  };
-  if (op.is("sdy.collective_permute")) {
-    // Different meshes are allowed as long as they have the same axes.
-    if (operandMesh && operandMesh->axes != info.mesh->axes)
-      return info.emit("result mesh has different axes than operand mesh", meshNote(*operandMesh));
-    if (operandMesh && operand->meshName != info.result.meshName &&
-        operandMesh->deviceIds == info.mesh->deviceIds)
-      return info.emit("result mesh name is different but same device ids as operand",
-                       meshNote(*operandMesh));
-  } else if (operandMesh && !(*operandMesh == *info.mesh)) {
-    return info.emit("result mesh does not match operand mesh", meshNote(*operandMesh));
-  }
+  // collective_permute allows different meshes; its own check compares their axes.
+  if (!op.is("sdy.collective_permute") && operandMesh && !(*operandMesh == *mesh))
+    return info.emit("result mesh does not match operand mesh", operandMeshNote(info, *operandMesh));
   if (operand && operand->dims.size() != info.result.dims.size())
     return info.emit("result sharding has rank " + std::to_string(info.result.dims.size()) +
                      " but operand sharding has rank " + std::to_string(operand->dims.size()));
-  info.operandHasSharding = operand != nullptr;
-  if (operand) {
-    info.operand = operand;
-  } else {
-    // Shardy's getOrCreateSharding: fully closed and replicated, on the result's mesh.
-    ir::TensorSharding& replicated = info.operandStorage.emplace(info.result);
-    ir::Type type = op.operand(0)->type();
-    replicated.dims.assign(type.isTensor() ? static_cast<size_t>(type.rank()) : 0, {});
-    replicated.replicatedAxes.clear();
-    replicated.unreducedAxes.clear();
-    replicated.unreducedKind.clear();
-    info.operand = &replicated;
-  }
   return true;
 }
 
@@ -147,13 +148,14 @@ bool verifyAxesPerDim(const CollectiveInfo& info, const char* attrName,
 }
 
 bool verifyOutReductionIsSum(const CollectiveInfo& info) {
-  if (!info.result.unreducedAxes.empty() && reductionKindName(info.result) != "sum")
+  if (reductionKindName(info.result) != "sum")
     return info.emit("out_sharding reduction_op must be SUM");
   return true;
 }
 
 bool verifyShardedToUnreduced(const CollectiveInfo& info) {
-  if (!verifyAxesPerDim(info, "sharding_axes",
+  if (!verifyOutReductionIsSum(info) ||
+      !verifyAxesPerDim(info, "sharding_axes",
                         [&](const AxisList& dimAxes, std::span<const AxisRef> axes, size_t dim) {
                           return gatherAlongDim(info, dimAxes, axes, dim, "shard-to-unreduce");
                         }))
@@ -164,20 +166,22 @@ bool verifyShardedToUnreduced(const CollectiveInfo& info) {
       expected.insert(expected.end(), axes.begin(), axes.end());
   if (sortAndMerge(expected, MeshView(*info.mesh)) != info.result.unreducedAxes)
     return info.emit("out_unreduced_axes should be in_unreduced_axes + sharded_to_unreduced_axes");
-  return verifyOutReductionIsSum(info);
+  return true;
 }
 
 bool verifyReplicatedToUnreduced(const CollectiveInfo& info) {
+  if (!verifyOutReductionIsSum(info))
+    return false;
+  // The whole dimension shardings (axes, closedness, priority) must be the same.
+  if (info.operand->dims != info.result.dims)
+    return info.emit("input and output must share the same dimension shardings");
   const auto* attr = info.op.attr("axes").as<ir::AxisRefListAttr>();
-  if (!attr)
-    return true;
+  if (!attr || attr->axes.empty())
+    return info.emit("r2u axes must not be empty");
   const AxisList& axes = attr->axes;
-  for (size_t dim = 0; dim < info.operand->dims.size() && dim < info.result.dims.size(); ++dim)
-    if (info.operand->dims[dim].axes != info.result.dims[dim].axes)
-      return info.emit("input and output must share the same dimension shardings");
   MeshView mesh(*info.mesh);
   AxisRefTracker tracker;
-  if (!verifyAxisRefList(axes, mesh, tracker, info.emit))
+  if (!verifySortedAxisRefList(axes, mesh, tracker, info.emit, "r2u"))
     return false;
   for (const AxisRef& axis : axes) {
     auto overlaps = [&](const AxisRef& other) { return axisOverlaps(other, axis); };
@@ -193,7 +197,7 @@ bool verifyReplicatedToUnreduced(const CollectiveInfo& info) {
   expected.insert(expected.end(), axes.begin(), axes.end());
   if (sortAndMerge(expected, mesh) != info.result.unreducedAxes)
     return info.emit("out_unreduced_axes should be in_unreduced_axes + r2u_axes");
-  return verifyOutReductionIsSum(info);
+  return true;
 }
 
 bool verifyAllToAll(const CollectiveInfo& info) {
@@ -245,7 +249,17 @@ bool verifyAllToAll(const CollectiveInfo& info) {
   return true;
 }
 
-bool verifyCollectivePermute(const CollectiveInfo& info) {
+bool verifyCollectivePermute(const VerifyContext& ctx, const CollectiveInfo& info) {
+  // Different meshes are allowed as long as they have the same axes.
+  if (const ir::Mesh* operandMesh = ctx.meshOf(*info.operand)) {
+    if (operandMesh->axes != info.mesh->axes)
+      return info.emit("result mesh has different axes than operand mesh",
+                       operandMeshNote(info, *operandMesh));
+    if (info.operand->meshName != info.result.meshName &&
+        operandMesh->deviceIds == info.mesh->deviceIds)
+      return info.emit("result mesh name is different but same device ids as operand",
+                       operandMeshNote(info, *operandMesh));
+  }
   MeshView mesh(*info.mesh);
   size_t dims = std::min(info.operand->dims.size(), info.result.dims.size());
   for (size_t dim = 0; dim < dims; ++dim) {
@@ -266,18 +280,49 @@ bool verifyCollectivePermute(const CollectiveInfo& info) {
   return true;
 }
 
-bool verifyAllReduce(const CollectiveInfo& info) {
-  for (size_t dim = 0; dim < info.operand->dims.size(); ++dim)
-    if (dim >= info.result.dims.size() ||
-        info.operand->dims[dim].axes != info.result.dims[dim].axes)
-      return info.emit("operand and result sharding have different axes");
+// Shardy's `TensorShardingAttr::isEquivalent` ignoring unreduced axes: both replicated, or the
+// same mesh reference and the same axes in every dimension.
+bool equivalentIgnoringUnreduced(const ir::TensorSharding& a, const ir::TensorSharding& b) {
+  auto replicated = [](const ir::TensorSharding& s) {
+    return std::all_of(s.dims.begin(), s.dims.end(),
+                       [](const ir::DimensionSharding& d) { return d.axes.empty(); });
+  };
+  if (replicated(a))
+    return replicated(b);
+  bool sameMeshRef = a.meshName == b.meshName &&
+                     (a.inlineMesh == b.inlineMesh ||
+                      (a.inlineMesh && b.inlineMesh && *a.inlineMesh == *b.inlineMesh));
+  if (!sameMeshRef || a.dims.size() != b.dims.size())
+    return false;
+  for (size_t dim = 0; dim < a.dims.size(); ++dim)
+    if (a.dims[dim].axes != b.dims[dim].axes)
+      return false;
+  return true;
+}
+
+std::string reductionKindOf(const ir::Operation& op) {
+  if (const auto* k = op.attr("reduction_kind").as<ir::OpaqueAttr>())
+    return k->text;
+  return "sum";
+}
+
+// The unreduced axes of the result may only be kept from the operand, and those the op reduces
+// must have the op's reduction operator.
+bool verifyReducingTransition(const VerifyContext& ctx, const CollectiveInfo& info) {
+  const ir::TensorSharding* operands[] = {info.operand};
+  const ir::TensorSharding* results[] = {&info.result};
+  return verifyUnreducedAxesTransition(
+      ctx, info.emit, {operands, results, std::nullopt, reductionKindOf(info.op)});
+}
+
+bool verifyAllReduce(const VerifyContext& ctx, const CollectiveInfo& info) {
+  if (!equivalentIgnoringUnreduced(*info.operand, info.result))
+    return info.emit("operand and result shardings are not equivalent");
   const auto* attr = info.op.attr("reduction_axes").as<ir::AxisRefListAttr>();
   AxisList axes = attr ? attr->axes : AxisList{};
   MeshView mesh(*info.mesh);
-  if (!isMeshSorted(mesh, axes))
-    return info.emit("reduction axes are not ordered w.r.t. mesh");
   AxisRefTracker tracker;
-  if (!verifyAxisRefList(axes, mesh, tracker, info.emit))
+  if (!verifySortedAxisRefList(axes, mesh, tracker, info.emit, "reduction"))
     return false;
   for (const AxisRef& axis : axes) {
     auto overlaps = [&](const AxisRef& other) { return axisOverlaps(other, axis); };
@@ -292,47 +337,49 @@ bool verifyAllReduce(const CollectiveInfo& info) {
       return info.emit("reduction axis " + axisRefString(axis) +
                        " overlaps with result unreduced axes");
   }
-  // The reduction must use the operator the operand's unreduced axes were left with.
-  std::string kind = "sum";
-  if (const auto* k = info.op.attr("reduction_kind").as<ir::OpaqueAttr>())
-    kind = k->text;
-  bool reducesUnreduced = false;
-  for (const AxisRef& axis : axes)
-    for (const AxisRef& old : info.operand->unreducedAxes)
-      reducesUnreduced = reducesUnreduced || axisOverlaps(old, axis);
-  if (reducesUnreduced && reductionKindName(*info.operand) != kind)
-    return info.emit("cannot reduce '" + reductionKindName(*info.operand) +
-                     "' unreduced axes. Expected '" + kind + "'.");
-  for (const AxisRef& axis : info.result.unreducedAxes) {
-    bool inOperand = false;
-    for (const AxisRef& old : info.operand->unreducedAxes)
-      inOperand = inOperand || axisContains(old, axis);
-    if (!inOperand)
-      return info.emit("cannot add new unreduced axis '" + axis.name + "'.");
-  }
-  return true;
+  return verifyReducingTransition(ctx, info);
+}
+
+bool verifyReduceScatter(const VerifyContext& ctx, const CollectiveInfo& info) {
+  if (!verifyReducingTransition(ctx, info))
+    return false;
+  return verifyAxesPerDim(info, "reduce_scatter_axes",
+                          [&](const AxisList& dimAxes, std::span<const AxisRef> axes, size_t) {
+                            return std::optional<AxisList>(sliceAlongDim(info, dimAxes, axes));
+                          });
 }
 
 } // namespace
 
-bool verifyCollective(const VerifyContext& ctx, const ir::Operation& op) {
+bool verifyCollectiveInvariants(const VerifyContext& ctx, const ir::Operation& op) {
   const auto* out = op.attr("out_sharding").as<ir::ShardingAttr>();
   if (!out || op.numOperands() != 1 || op.numResults() != 1)
     return true;
   CollectiveInfo info{op, opError(op, ctx.sink), out->sharding};
-  if (!verifyCommon(ctx, info))
-    return false;
+  return verifyCommon(ctx, info);
+}
+
+bool verifyCollectiveSymbolUses(const VerifyContext& ctx, const ir::Operation& op) {
+  const auto* out = op.attr("out_sharding").as<ir::ShardingAttr>();
+  if (!out || op.numOperands() != 1 || op.numResults() != 1)
+    return true;
+  CollectiveInfo info{op, opError(op, ctx.sink), out->sharding};
+  resolveInfo(ctx, info);
+  if (!info.mesh)
+    return true; // reported by the invariants
   if (op.is("sdy.all_gather"))
     return verifyAxesPerDim(
         info, "gathering_axes",
         [&](const AxisList& dimAxes, std::span<const AxisRef> axes, size_t dim) {
           return gatherAlongDim(info, dimAxes, axes, dim, "gathering");
         });
-  if (op.is("sdy.all_slice") || op.is("sdy.reduce_scatter"))
-    return verifyAxesPerDim(info, op.is("sdy.all_slice") ? "slicing_axes" : "reduce_scatter_axes",
+  if (op.is("sdy.all_slice"))
+    return verifyAxesPerDim(info, "slicing_axes",
                             [&](const AxisList& dimAxes, std::span<const AxisRef> axes, size_t) {
                               return std::optional<AxisList>(sliceAlongDim(info, dimAxes, axes));
                             });
+  if (op.is("sdy.reduce_scatter"))
+    return verifyReduceScatter(ctx, info);
   if (op.is("sdy.sharded_to_unreduced"))
     return verifyShardedToUnreduced(info);
   if (op.is("sdy.replicated_to_unreduced"))
@@ -340,9 +387,9 @@ bool verifyCollective(const VerifyContext& ctx, const ir::Operation& op) {
   if (op.is("sdy.all_to_all"))
     return verifyAllToAll(info);
   if (op.is("sdy.collective_permute"))
-    return verifyCollectivePermute(info);
+    return verifyCollectivePermute(ctx, info);
   if (op.is("sdy.all_reduce"))
-    return verifyAllReduce(info);
+    return verifyAllReduce(ctx, info);
   return true;
 }
 

@@ -103,49 +103,57 @@ bool verifyManualComputationValues(const VerifyContext& ctx, const ir::Operation
   return true;
 }
 
-// The mesh all in/out shardings share, ignoring empty meshes; null when they disagree or none has
-// a (non-empty) mesh.
+// Shardy's `getCommonMesh`: the first mesh, replaced by a later one while it is the empty mesh;
+// later empty meshes are skipped. Null when two non-empty meshes differ.
 const ir::Mesh* commonMesh(const VerifyContext& ctx, std::span<const ir::TensorSharding> in,
                            std::span<const ir::TensorSharding> out) {
   const ir::Mesh* common = nullptr;
   for (std::span<const ir::TensorSharding> list : {in, out})
     for (const ir::TensorSharding& sharding : list) {
       const ir::Mesh* mesh = ctx.meshOf(sharding);
+      if (!common || MeshView(*common).isEmpty()) {
+        common = mesh;
+        continue;
+      }
       if (!mesh || MeshView(*mesh).isEmpty())
         continue;
-      if (!common)
-        common = mesh;
-      else if (!(*common == *mesh))
+      if (!(*common == *mesh))
         return nullptr;
     }
   return common;
 }
 
-bool verifyManualComputation(const VerifyContext& ctx, const ir::Operation& op) {
+// ManualComputationOp::verify: no manual axis is bound by an enclosing manual computation.
+bool verifyManualComputationInvariants(const VerifyContext& ctx, const ir::Operation& op) {
+  const auto* manualAttr = op.attr("manual_axes").as<ir::ManualAxesAttr>();
+  if (!manualAttr)
+    return true;
+  std::vector<ManualAxisOwner> parents = parentManualAxes(op);
+  for (const std::string& axis : manualAttr->axes)
+    for (const ManualAxisOwner& owner : parents)
+      if (owner.axis == axis)
+        return opError(op, ctx.sink)(
+            "operates on axis \"" + axis +
+                "\" which is already bound by a parent sdy.manual_computation op",
+            {{"parent bounding this axis as manual", owner.owner->loc()}});
+  return true;
+}
+
+// ManualComputationOp::verifySymbolUses: operands, results, then the common mesh.
+bool verifyManualComputationSymbolUses(const VerifyContext& ctx, const ir::Operation& op) {
   ErrorEmitter emit = opError(op, ctx.sink);
   const auto* manualAttr = op.attr("manual_axes").as<ir::ManualAxesAttr>();
   std::vector<std::string> manualAxes = manualAttr ? manualAttr->axes : std::vector<std::string>{};
-  std::vector<ManualAxisOwner> parents = parentManualAxes(op);
-  for (const std::string& axis : manualAxes)
-    for (const ManualAxisOwner& owner : parents)
-      if (owner.axis == axis)
-        return emit("operates on axis \"" + axis +
-                        "\" which is already bound by a parent sdy.manual_computation op",
-                    {{"parent bounding this axis as manual", owner.owner->loc()}});
-
   std::span<const ir::TensorSharding> in = shardingList(op, "in_shardings");
   std::span<const ir::TensorSharding> out = shardingList(op, "out_shardings");
-  // No in/out shardings with manual axes and a non-empty body is left to
-  // `-sdy-manual-axes-cleanup`, which reports it; the verifier accepts it.
-  bool noInOut = in.empty() && out.empty();
   if (!verifyManualComputationValues(ctx, op, typesOf(op.operands()), bodyArgTypes(op), in,
                                      manualAxes, "operand") ||
       !verifyManualComputationValues(ctx, op, typesOf(op.results()), terminatorOperandTypes(op),
                                      out, manualAxes, "result"))
     return false;
-  if (noInOut)
+  // No in/out shardings with a non-empty body is left to `-sdy-manual-axes-cleanup`.
+  if (in.empty() && out.empty())
     return true;
-
   const ir::Mesh* mesh = commonMesh(ctx, in, out);
   if (!mesh && !manualAxes.empty())
     return emit("all in and out shardings must be bound to the same mesh or an empty mesh.");
@@ -171,29 +179,34 @@ bool verifyInnerOuterTypes(const ErrorEmitter& emit, std::span<const ir::Type> i
   return true;
 }
 
-bool verifyNamedComputation(const VerifyContext& ctx, const ir::Operation& op) {
+// The result types are inferred from the terminator (InferTypeOpInterface), which MLIR checks
+// in `verify()`.
+bool verifyNamedComputationInvariants(const VerifyContext& ctx, const ir::Operation& op) {
   ErrorEmitter emit = opError(op, ctx.sink);
   std::vector<ir::Type> returned = terminatorOperandTypes(op);
   std::vector<ir::Type> results = typesOf(op.results());
-  // The result types are inferred from the terminator (InferTypeOpInterface), which MLIR checks
-  // before the op's own verifier.
   if (returned != results) {
     emit("inferred type(s) " + quotedTypes(returned) +
          " are incompatible with return type(s) of operation " + quotedTypes(results));
     return emit("failed to infer returned types");
   }
-  // These two are emitted without the op prefix, as Shardy does.
+  return true;
+}
+
+// NamedComputationOp::verifySymbolUses.
+bool verifyNamedComputationSymbolUses(const VerifyContext& ctx, const ir::Operation& op) {
+  ErrorEmitter emit = opError(op, ctx.sink);
+  // Shardy emits these two without the op prefix.
   ErrorEmitter plain(ctx.sink, op.loc());
   if (!verifyInnerOuterTypes(plain, bodyArgTypes(op), typesOf(op.operands()), "block argument",
-                             "operand") ||
-      !verifyInnerOuterTypes(plain, returned, results, "returned value", "result"))
+                             "operand"))
     return false;
   if (op.hasAttr("in_shardings") &&
       !verifyShardingList(ctx, shardingList(op, "in_shardings"), typesOf(op.operands()), op,
                           emit.extended("in_shardings ")))
     return false;
   if (op.hasAttr("out_shardings") &&
-      !verifyShardingList(ctx, shardingList(op, "out_shardings"), results, op,
+      !verifyShardingList(ctx, shardingList(op, "out_shardings"), typesOf(op.results()), op,
                           emit.extended("out_shardings ")))
     return false;
   return true;
@@ -201,27 +214,9 @@ bool verifyNamedComputation(const VerifyContext& ctx, const ir::Operation& op) {
 
 // --- sdy.sharding_constraint / sdy.reshard -------------------------------------------------------
 
-// The unreduced axes a constraint or reshard keeps from its input must keep their reduction kind,
-// and axes it introduces must be summed.
-bool verifyUnreducedTransition(const ErrorEmitter& emit, const ir::TensorSharding& target,
-                               const std::optional<ir::TensorSharding>& source) {
-  bool hasKept = false, hasIntroduced = false;
-  for (const AxisRef& axis : target.unreducedAxes) {
-    bool kept = false;
-    if (source)
-      for (const AxisRef& old : source->unreducedAxes)
-        kept = kept || axisOverlaps(old, axis);
-    (kept ? hasKept : hasIntroduced) = true;
-  }
-  std::string targetKind = reductionKindName(target);
-  if (hasKept && reductionKindName(*source) != targetKind)
-    return emit("cannot change the reduction operator of kept unreduced axes from " +
-                reductionKindName(*source) + " to " + targetKind + ".");
-  if (!hasKept && hasIntroduced && targetKind != "sum")
-    return emit("cannot introduce '" + targetKind + "' unreduced axes. Expected 'sum'.");
-  return true;
-}
-
+// ShardingConstraintOp / ReshardOp::verifySymbolUses: the sharding, then the unreduced axes it
+// changes w.r.t. its input's sharding (through barriers): new ones must be summed, dropping any is
+// allowed.
 bool verifyShardingConstraintLike(const VerifyContext& ctx, const ir::Operation& op) {
   const auto* sharding = op.attr("sharding").as<ir::ShardingAttr>();
   if (!sharding || op.numResults() != 1 || op.numOperands() != 1)
@@ -229,7 +224,14 @@ bool verifyShardingConstraintLike(const VerifyContext& ctx, const ir::Operation&
   ErrorEmitter emit = opError(op, ctx.sink);
   if (!verifyShardingForOp(ctx, sharding->sharding, op.result(0)->type(), op, emit))
     return false;
-  return verifyUnreducedTransition(emit, sharding->sharding, valueSharding(*op.operand(0)));
+  std::optional<ir::TensorSharding> storage;
+  const ir::TensorSharding* source = shardingBypassingBarriers(*op.operand(0), storage);
+  if (!source)
+    return true;
+  const ir::TensorSharding* operands[] = {source};
+  const ir::TensorSharding* results[] = {&sharding->sharding};
+  return verifyUnreducedAxesTransition(
+      ctx, emit, {operands, results, std::string("sum"), reductionKindName(*source)});
 }
 
 // --- data-flow edges, barrier --------------------------------------------------------------------
@@ -271,6 +273,8 @@ bool verifyFuncDataFlowEdge(const VerifyContext& ctx, const ir::Operation& op) {
     return emit("expected sdy.func_data_flow_edge to have a static-shaped result. type: " +
                 quotedType(type));
   const ir::Value* input = op.operand(0);
+  if (input->uses().size() != 1)
+    return emit("expected operand of sdy.func_data_flow_edge to have a single user");
   if (input->isBlockArgument()) {
     const ir::Operation* owner = input->ownerBlock()->parentOp();
     if (!owner || !owner->is("func.func"))
@@ -323,19 +327,27 @@ bool verifyUsesInside(const VerifyContext& ctx, const ir::Operation& isolated,
 
 } // namespace
 
-bool verifySdyOp(const VerifyContext& ctx, const ir::Operation& op) {
+bool verifySdyOpInvariants(const VerifyContext& ctx, const ir::Operation& op) {
   if (op.is("sdy.manual_computation"))
-    return verifyManualComputation(ctx, op);
+    return verifyManualComputationInvariants(ctx, op);
   if (op.is("sdy.named_computation"))
-    return verifyNamedComputation(ctx, op);
+    return verifyNamedComputationInvariants(ctx, op);
+  if (op.is("sdy.propagation_barrier"))
+    return verifyPropagationBarrier(ctx, op);
+  return true;
+}
+
+bool verifySdyOpSymbolUses(const VerifyContext& ctx, const ir::Operation& op) {
+  if (op.is("sdy.manual_computation"))
+    return verifyManualComputationSymbolUses(ctx, op);
+  if (op.is("sdy.named_computation"))
+    return verifyNamedComputationSymbolUses(ctx, op);
   if (op.is("sdy.sharding_constraint") || op.is("sdy.reshard"))
     return verifyShardingConstraintLike(ctx, op);
   if (op.is("sdy.data_flow_edge"))
     return verifyDataFlowEdge(ctx, op);
   if (op.is("sdy.func_data_flow_edge"))
     return verifyFuncDataFlowEdge(ctx, op);
-  if (op.is("sdy.propagation_barrier"))
-    return verifyPropagationBarrier(ctx, op);
   return true;
 }
 

@@ -105,7 +105,15 @@ bool verifyShardingRule(const VerifyContext& ctx, const ir::Operation& op,
                             rule.permutationFactors.size())
     return emit("a factor can only be in one of the reduction, need replication, or permutation "
                 "factor sets");
-  return verifySpecialFactors(emit, numFactors, rule.blockedPropagationFactors);
+  if (!verifySpecialFactors(emit, numFactors, rule.blockedPropagationFactors))
+    return false;
+  // Reduction factors are the ones the results don't have.
+  for (int64_t factor : rule.reductionFactors)
+    for (const ir::TensorMapping& mapping : rule.results)
+      for (const std::vector<int64_t>& dim : mapping.dims)
+        if (std::find(dim.begin(), dim.end(), factor) != dim.end())
+          return emit("reduction factor cannot be in result mappings");
+  return true;
 }
 
 // --- propagation edges
@@ -125,95 +133,137 @@ struct ValueRef {
   bool operator==(const ValueRef&) const = default;
 };
 
-// The pieces of `#sdy.propagation_edges<[{step-N = [{axis = source -> [targets]}, ...]}, ...]>`
-// that the checks need. Lenient: unrecognised text is skipped.
-struct ParsedEdges {
-  std::vector<int64_t> steps;
-  struct Edge {
-    ValueRef source;
-    std::vector<ValueRef> targets;
-  };
-  std::vector<Edge> edges;
+// `#sdy.propagation_edges<[{step-N = [{"axis" = source -> [targets]}, ...]}, ...]>`.
+struct AxisEntry {
+  std::string axisName; // the name of the axis ref (sub-axis info dropped)
+  ValueRef source;
+  std::vector<ValueRef> targets;
+};
+struct PropagationStep {
+  int64_t stepIndex = 0;
+  std::vector<AxisEntry> entries;
 };
 
-class EdgesScanner {
+// Reads the text after `#sdy.propagation_edges`. Returns nothing when the text doesn't have the
+// attribute's form (the attribute is then left alone).
+class EdgesReader {
 public:
-  explicit EdgesScanner(std::string_view text) : m_text(text) {}
+  explicit EdgesReader(std::string_view text) : m_text(text) {}
 
-  ParsedEdges scan() {
-    ParsedEdges out;
-    while (m_pos < m_text.size()) {
-      if (matchWord("step")) {
-        skipSeparator();
-        if (std::optional<int64_t> n = integer())
-          out.steps.push_back(*n);
-        continue;
-      }
-      if (m_text[m_pos] == '=') {
-        ++m_pos;
-        skipSpaces();
-        size_t save = m_pos;
-        std::optional<ValueRef> source = valueRef();
-        skipSpaces();
-        if (source && m_text.substr(m_pos).starts_with("->")) {
-          m_pos += 2;
-          skipSpaces();
-          ParsedEdges::Edge edge{*source, {}};
-          if (m_pos < m_text.size() && m_text[m_pos] == '[') {
-            ++m_pos;
-            while (m_pos < m_text.size() && m_text[m_pos] != ']') {
-              skipSpaces();
-              if (std::optional<ValueRef> target = valueRef())
-                edge.targets.push_back(*target);
-              else
-                ++m_pos;
-              skipSpaces();
-              if (m_pos < m_text.size() && m_text[m_pos] == ',')
-                ++m_pos;
-            }
-          }
-          out.edges.push_back(std::move(edge));
-        } else {
-          m_pos = save;
-        }
-        continue;
-      }
-      if (m_text[m_pos] == '"') { // skip axis names, which may contain anything
-        size_t end = m_text.find('"', m_pos + 1);
-        m_pos = end == std::string_view::npos ? m_text.size() : end + 1;
-        continue;
-      }
-      ++m_pos;
-    }
-    return out;
+  std::optional<std::vector<PropagationStep>> read() {
+    std::vector<PropagationStep> steps;
+    if (!eat('<') || !eat('['))
+      return std::nullopt;
+    if (eat(']'))
+      return eat('>') ? std::optional(steps) : std::nullopt;
+    do {
+      std::optional<PropagationStep> step = readStep();
+      if (!step)
+        return std::nullopt;
+      steps.push_back(std::move(*step));
+    } while (eat(','));
+    if (!eat(']') || !eat('>'))
+      return std::nullopt;
+    return steps;
   }
 
 private:
+  std::optional<PropagationStep> readStep() {
+    PropagationStep step;
+    if (!eat('{') || !eatWord("step") || !eat('-'))
+      return std::nullopt;
+    std::optional<int64_t> index = integer();
+    if (!index || !eat('=') || !eat('['))
+      return std::nullopt;
+    step.stepIndex = *index;
+    if (!eat(']')) {
+      do {
+        std::optional<AxisEntry> entry = readEntry();
+        if (!entry)
+          return std::nullopt;
+        step.entries.push_back(std::move(*entry));
+      } while (eat(','));
+      if (!eat(']'))
+        return std::nullopt;
+    }
+    if (!eat('}'))
+      return std::nullopt;
+    return step;
+  }
+
+  std::optional<AxisEntry> readEntry() {
+    AxisEntry entry;
+    if (!eat('{') || !eat('"'))
+      return std::nullopt;
+    size_t close = m_text.find('"', m_pos);
+    if (close == std::string_view::npos)
+      return std::nullopt;
+    entry.axisName = std::string(m_text.substr(m_pos, close - m_pos));
+    m_pos = close + 1;
+    if (eat(':')) { // sub-axis info `:(m)k`
+      if (!eat('(') || !integer() || !eat(')') || !integer())
+        return std::nullopt;
+    }
+    std::optional<ValueRef> source;
+    if (!eat('=') || !(source = valueRef()) || !eat('-') || !eat('>') || !eat('['))
+      return std::nullopt;
+    entry.source = *source;
+    if (!eat(']')) {
+      do {
+        std::optional<ValueRef> target = valueRef();
+        if (!target)
+          return std::nullopt;
+        entry.targets.push_back(*target);
+      } while (eat(','));
+      if (!eat(']'))
+        return std::nullopt;
+    }
+    if (!eat('}'))
+      return std::nullopt;
+    return entry;
+  }
+
+  std::optional<ValueRef> valueRef() {
+    ValueRef ref;
+    if (eatWord("operand"))
+      ref.isOperand = true;
+    else if (!eatWord("result"))
+      return std::nullopt;
+    std::optional<int64_t> index;
+    if (!eat('-') || !(index = integer()))
+      return std::nullopt;
+    ref.index = *index;
+    return ref;
+  }
+
   void skipSpaces() {
     while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos])))
       ++m_pos;
   }
-  void skipSeparator() {
-    if (m_pos < m_text.size() && (m_text[m_pos] == '-' || m_text[m_pos] == '_'))
-      ++m_pos;
-  }
-  bool matchWord(std::string_view word) {
-    if (m_text.size() - m_pos < word.size())
+  bool eat(char c) {
+    skipSpaces();
+    if (m_pos >= m_text.size() || m_text[m_pos] != c)
       return false;
-    for (size_t i = 0; i < word.size(); ++i)
-      if (std::tolower(static_cast<unsigned char>(m_text[m_pos + i])) != word[i])
-        return false;
+    ++m_pos;
+    return true;
+  }
+  bool eatWord(std::string_view word) {
+    skipSpaces();
+    if (m_text.substr(m_pos, word.size()) != word)
+      return false;
     m_pos += word.size();
     return true;
   }
   std::optional<int64_t> integer() {
+    skipSpaces();
     size_t start = m_pos;
     bool negative = m_pos < m_text.size() && m_text[m_pos] == '-';
     if (negative)
       ++m_pos;
     int64_t value = 0;
     size_t digits = 0;
-    while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos]))) {
+    while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos])) &&
+           digits < 18) {
       value = value * 10 + (m_text[m_pos] - '0');
       ++m_pos;
       ++digits;
@@ -224,72 +274,112 @@ private:
     }
     return negative ? -value : value;
   }
-  std::optional<ValueRef> valueRef() {
-    size_t start = m_pos;
-    ValueRef ref;
-    if (matchWord("operand"))
-      ref.isOperand = true;
-    else if (!matchWord("result"))
-      return std::nullopt;
-    skipSeparator();
-    std::optional<int64_t> index = integer();
-    if (!index) {
-      m_pos = start;
-      return std::nullopt;
-    }
-    ref.index = *index;
-    return ref;
-  }
 
   std::string_view m_text;
   size_t m_pos = 0;
 };
 
-bool verifyEdgeValueRefs(const VerifyContext& ctx, const ir::Operation& op,
-                         const ParsedEdges& edges) {
-  ErrorEmitter emit = opError(op, ctx.sink);
-  // The operands of a data-flow edge's references are those of the data-flow op it stands for.
-  bool checkOperands = !op.is("sdy.data_flow_edge") && !op.is("sdy.func_data_flow_edge");
-  auto check = [&](const ValueRef& ref) {
-    int64_t count = ref.isOperand ? op.numOperands() : op.numResults();
-    if (ref.isOperand && !checkOperands)
-      return true;
-    if (ref.index < 0 || ref.index >= count)
-      return emit(std::string("expected a value ref to have ") +
-                  (ref.isOperand ? "an operand" : "a result") + " index in range [0, " +
-                  std::to_string(count) + "), got: " + std::to_string(ref.index));
+std::optional<std::vector<PropagationStep>> readEdges(std::string_view text) {
+  return EdgesReader(text.substr(kEdgesPrefix.size())).read();
+}
+
+// The value of `op` an edge references, or null when the index is out of range.
+const ir::Value* edgeValue(const ir::Operation& op, const ValueRef& ref) {
+  if (ref.index < 0)
+    return nullptr;
+  auto index = static_cast<size_t>(ref.index);
+  if (ref.isOperand)
+    return index < op.numOperands() ? op.operand(static_cast<unsigned>(index)) : nullptr;
+  return index < op.numResults() ? op.result(static_cast<unsigned>(index)) : nullptr;
+}
+
+bool verifyEdgeValueRef(const ErrorEmitter& emit, const ir::Operation& op, const ValueRef& ref) {
+  // Shardy doesn't check the references of a func data-flow edge.
+  if (op.is("sdy.func_data_flow_edge"))
     return true;
+  int64_t count = ref.isOperand ? op.numOperands() : op.numResults();
+  if (ref.index < 0 || ref.index >= count)
+    return emit(std::string("expected a value ref to have ") +
+                (ref.isOperand ? "an operand" : "a result") + " index in range [0, " +
+                std::to_string(count) + "), got: " + std::to_string(ref.index));
+  return true;
+}
+
+// Shardy's `verifyPropagationEdgesShardingAttr`: the edges reference some sharded value, those
+// shardings share a mesh that has every axis, and every reference is in range.
+bool verifyPropagationEdgesOfOp(const VerifyContext& ctx, const ir::Operation& op,
+                                const std::vector<PropagationStep>& steps) {
+  ErrorEmitter emit = opError(op, ctx.sink);
+  std::vector<ir::TensorSharding> shardings;
+  auto addSharding = [&](const ValueRef& ref) {
+    if (const ir::Value* value = edgeValue(op, ref))
+      if (std::optional<ir::TensorSharding> sharding = valueSharding(*value))
+        shardings.push_back(std::move(*sharding));
   };
-  for (const ParsedEdges::Edge& edge : edges.edges) {
-    if (!check(edge.source))
-      return false;
-    for (const ValueRef& target : edge.targets)
-      if (!check(target))
-        return false;
+  for (const PropagationStep& step : steps)
+    for (const AxisEntry& entry : step.entries) {
+      addSharding(entry.source);
+      for (const ValueRef& target : entry.targets)
+        addSharding(target);
+    }
+  if (shardings.empty())
+    return emit("expected propagation edges attr to reference a sharding.");
+  // Shardy's `getCommonMesh`: the first mesh, replaced while it is empty; empty ones skipped.
+  const ir::Mesh* mesh = nullptr;
+  bool common = true;
+  for (const ir::TensorSharding& sharding : shardings) {
+    const ir::Mesh* other = ctx.meshOf(sharding);
+    if (!mesh || MeshView(*mesh).isEmpty()) {
+      mesh = other;
+      continue;
+    }
+    if (other && !MeshView(*other).isEmpty() && !(*other == *mesh))
+      common = false;
   }
-  bool hasSharding = op.hasAttr("sdy.sharding") || op.hasAttr("sharding");
-  for (const ir::Value* operand : op.operands())
-    hasSharding = hasSharding || valueSharding(*operand).has_value();
-  if (!hasSharding)
-    return emit("expected propagation edges attr to reference a sharding");
+  if (!mesh || !common)
+    return emit("expected a common mesh for propagation edges attr.");
+  MeshView view(*mesh);
+  for (const PropagationStep& step : steps)
+    for (const AxisEntry& entry : step.entries) {
+      if (!view.hasAxis(entry.axisName))
+        return emit("expected axis ref to be in one of the meshes");
+      if (!verifyEdgeValueRef(emit, op, entry.source))
+        return false;
+      for (const ValueRef& target : entry.targets)
+        if (!verifyEdgeValueRef(emit, op, target))
+          return false;
+    }
   return true;
 }
 
 } // namespace
 
+// PropagationEdgesAttr::verify, which MLIR runs while parsing the attribute.
 bool verifyPropagationEdgesSyntax(std::string_view text, const ErrorEmitter& emit) {
-  ParsedEdges edges = EdgesScanner(text.substr(kEdgesPrefix.size())).scan();
+  std::optional<std::vector<PropagationStep>> steps = readEdges(text);
+  if (!steps)
+    return true;
   std::vector<int64_t> seen;
-  for (int64_t step : edges.steps) {
-    if (step < 0)
-      return emit("propagation edges have negative step index: " + std::to_string(step));
-    if (std::find(seen.begin(), seen.end(), step) != seen.end())
-      return emit("propagation edges have duplicate step index: " + std::to_string(step));
-    seen.push_back(step);
+  for (const PropagationStep& step : *steps) {
+    if (step.stepIndex < 0)
+      return emit("propagation edges have negative step index: " +
+                  std::to_string(step.stepIndex));
+    if (std::find(seen.begin(), seen.end(), step.stepIndex) != seen.end())
+      return emit("propagation edges have duplicate step index: " +
+                  std::to_string(step.stepIndex));
+    seen.push_back(step.stepIndex);
+    for (const AxisEntry& entry : step.entries) {
+      std::vector<ValueRef> targets;
+      for (const ValueRef& target : entry.targets) {
+        if (target == entry.source)
+          return emit("propagation edges have a source that is the same as a target");
+        if (std::find(targets.begin(), targets.end(), target) != targets.end())
+          return emit("propagation edges have duplicate targets for step index: " +
+                      std::to_string(step.stepIndex) + " and axis: " + entry.axisName);
+        targets.push_back(target);
+      }
+    }
   }
-  for (const ParsedEdges::Edge& edge : edges.edges)
-    if (std::find(edge.targets.begin(), edge.targets.end(), edge.source) != edge.targets.end())
-      return emit("propagation edges have a source that is the same as a target");
   return true;
 }
 
@@ -316,9 +406,8 @@ bool verifyDiscardableAttr(const VerifyContext& ctx, const ir::Operation& op, st
     if (!isPropagationEdges(value))
       return emit("should have a propagation edges attribute of type PropagationEdgesAttr for "
                   "attr named 'sdy.propagation_edges'");
-    const auto* opaque = value.as<ir::OpaqueAttr>();
-    return verifyEdgeValueRefs(
-        ctx, op, EdgesScanner(std::string_view(opaque->text).substr(kEdgesPrefix.size())).scan());
+    std::optional<std::vector<PropagationStep>> steps = readEdges(value.as<ir::OpaqueAttr>()->text);
+    return !steps || verifyPropagationEdgesOfOp(ctx, op, *steps);
   }
   if (name == "sdy.result_propagation_edges" || name == "sdy.block_arg_propagation_edges") {
     const auto* array = value.as<ir::ArrayAttr>();

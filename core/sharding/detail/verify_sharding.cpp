@@ -9,25 +9,31 @@ namespace shardscope::sharding::detail {
 using ir::AxisRef;
 
 bool verifyMesh(const ir::Mesh& mesh, const ErrorEmitter& emit) {
+  // MeshAxisAttr::verify runs while each axis is parsed, before the mesh's own checks.
+  for (const ir::MeshAxis& axis : mesh.axes)
+    if (axis.size < 1) // normally rejected while parsing already
+      return emit("axis size must be at least 1, got: " + std::to_string(axis.size));
+  // MeshAttr::verify, in its order.
+  for (int64_t id : mesh.deviceIds)
+    if (id < 0)
+      return emit("device id must be non-negative, got: " + std::to_string(id));
+  if (mesh.axes.empty()) {
+    // No device ids: the empty mesh; one: a maximal mesh.
+    if (mesh.deviceIds.size() > 1)
+      return emit("axes is empty and device_ids has more than one element");
+    return true;
+  }
   for (size_t i = 0; i < mesh.axes.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (mesh.axes[i].name == mesh.axes[j].name)
         return emit("duplicate axis name: \"" + mesh.axes[i].name + "\"");
-  for (const ir::MeshAxis& axis : mesh.axes)
-    if (axis.size < 1) // normally rejected while parsing already
-      return emit("axis size must be at least 1, got: " + std::to_string(axis.size));
   if (mesh.deviceIds.empty())
     return true; // iota(product(axes))
-  for (int64_t id : mesh.deviceIds)
-    if (id < 0)
-      return emit("device id must be non-negative, got: " + std::to_string(id));
   int64_t product = MeshView(mesh).totalSize();
   int64_t count = static_cast<int64_t>(mesh.deviceIds.size());
   if (product != count)
     return emit("total product of axis sizes must match total number of device ids, got: " +
                 std::to_string(product) + " != " + std::to_string(count));
-  if (mesh.axes.empty())
-    return true; // a maximal mesh
   std::vector<int64_t> sorted = mesh.deviceIds;
   std::sort(sorted.begin(), sorted.end());
   bool iota = true;
@@ -39,7 +45,8 @@ bool verifyMesh(const ir::Mesh& mesh, const ErrorEmitter& emit) {
       list += (i ? ", " : "") + std::to_string(sorted[i]);
     return emit("sorted device ids must be iota(product(axes)), got: " + list);
   }
-  // Explicit iota device ids are accepted (Shardy drops them when printing).
+  // Explicit iota device ids never reach Shardy's "no need to specify them" check: MeshAttr's
+  // builder drops them while parsing. They are accepted here for the same reason.
   return true;
 }
 
@@ -69,6 +76,14 @@ bool verifyAxisRefList(std::span<const AxisRef> axes, const MeshView& mesh, Axis
     prev = &axis;
   }
   return true;
+}
+
+bool verifySortedAxisRefList(std::span<const AxisRef> axes, const MeshView& mesh,
+                             AxisRefTracker& tracker, const ErrorEmitter& emit,
+                             std::string_view what) {
+  if (!isMeshSorted(mesh, axes))
+    return emit(std::string(what) + " axes are not ordered w.r.t. mesh");
+  return verifyAxisRefList(axes, mesh, tracker, emit);
 }
 
 bool verifySubAxes(const AxisRefTracker& tracker, const MeshView& mesh, const ErrorEmitter& emit) {
@@ -163,13 +178,9 @@ bool verifyTensorSharding(const ir::TensorSharding& sharding, ir::Type type, con
     if (!verifyAxisRefList(dimSharding.axes, view, tracker, emit))
       return false;
   }
-  auto verifySortedList = [&](const std::vector<AxisRef>& axes, const char* what) {
-    if (!isMeshSorted(view, axes))
-      return emit(std::string(what) + " axes are not ordered w.r.t. mesh");
-    return verifyAxisRefList(axes, view, tracker, emit);
-  };
-  if (!verifySortedList(sharding.replicatedAxes, "replicated") ||
-      !verifySortedList(sharding.unreducedAxes, "unreduced") || !verifySubAxes(tracker, view, emit))
+  if (!verifySortedAxisRefList(sharding.replicatedAxes, view, tracker, emit, "replicated") ||
+      !verifySortedAxisRefList(sharding.unreducedAxes, view, tracker, emit, "unreduced") ||
+      !verifySubAxes(tracker, view, emit))
     return false;
 
   // Axes bound as manual by an enclosing manual computation can't shard or replicate this value.
@@ -184,9 +195,11 @@ bool verifyTensorSharding(const ir::TensorSharding& sharding, ir::Type type, con
       for (const AxisRef& axis : dim.axes)
         if (!check(axis))
           return false;
-    for (const AxisRef& axis : sharding.replicatedAxes)
-      if (!check(axis))
-        return false;
+    // Shardy's `anyOfAxisRef`: unreduced axes too.
+    for (const std::vector<AxisRef>* axes : {&sharding.replicatedAxes, &sharding.unreducedAxes})
+      for (const AxisRef& axis : *axes)
+        if (!check(axis))
+          return false;
   }
   return true;
 }

@@ -86,4 +86,15 @@ std::vector<ir::Type> terminatorOperandTypes(const ir::Operation& op) {
   return types;
 }
 
+const ir::TensorSharding* shardingBypassingBarriers(const ir::Value& value,
+                                                    std::optional<ir::TensorSharding>& storage) {
+  const ir::Value* current = &value;
+  while (const ir::Operation* def = current->definingOp()) {
+    if (!def->is("sdy.propagation_barrier") || def->numOperands() != 1)
+      break;
+    current = def->operand(0);
+  }
+  return valueShardingRef(*current, storage);
+}
+
 } // namespace shardscope::sharding::detail

@@ -105,6 +105,11 @@ struct AxisRefTracker {
 /// sub-axes that could be merged.
 bool verifyAxisRefList(std::span<const ir::AxisRef> axes, const MeshView& mesh,
                        AxisRefTracker& tracker, const ErrorEmitter& emit);
+/// `verifyAxisRefList` after checking that `axes` are sorted w.r.t. the mesh
+/// (`<what> axes are not ordered w.r.t. mesh`).
+bool verifySortedAxisRefList(std::span<const ir::AxisRef> axes, const MeshView& mesh,
+                             AxisRefTracker& tracker, const ErrorEmitter& emit,
+                             std::string_view what);
 /// Verifies every sub-axis collected in `tracker` (sizes, divisibility, overlaps).
 bool verifySubAxes(const AxisRefTracker& tracker, const MeshView& mesh, const ErrorEmitter& emit);
 
@@ -122,19 +127,44 @@ bool verifyShardingList(const VerifyContext& ctx, std::span<const ir::TensorShar
 /// Verifies the `sdy.sharding` entries of a function's argument and result attributes.
 bool verifyFuncShardings(const VerifyContext& ctx, const ir::Operation& func);
 
+// --- Unreduced axes (verify_unreduced.cpp) -------------------------------------------------------
+
+/// What an op may do to the unreduced axes of its values: `introducedKind` is the reduction
+/// operator new unreduced axes must have (none: the op can't introduce any), `removedKind` the
+/// one the axes it drops must have (none: it can't drop any). Null shardings are skipped.
+struct UnreducedTransition {
+  std::span<const ir::TensorSharding* const> operands;
+  std::span<const ir::TensorSharding* const> results;
+  std::optional<std::string> introducedKind;
+  std::optional<std::string> removedKind;
+};
+/// Shardy's `verifyUnreducedAxesTransition`: introduced, then removed, then kept axes.
+bool verifyUnreducedAxesTransition(const VerifyContext& ctx, const ErrorEmitter& emit,
+                                   const UnreducedTransition& transition);
+/// The sharding of `value` as Shardy's `getShardingBypassingBarriers` finds it: through
+/// `sdy.propagation_barrier` ops to their input. Null when the value has none.
+const ir::TensorSharding* shardingBypassingBarriers(const ir::Value& value,
+                                                    std::optional<ir::TensorSharding>& storage);
+
 // --- Ops (verify_ops.cpp)
 // -------------------------------------------------------------------------
 
-/// Verifies the op-specific invariants of the sdy ops that are not collectives.
-bool verifySdyOp(const VerifyContext& ctx, const ir::Operation& op);
+/// Verifies what the `verify()` hooks of the sdy ops other than collectives check (MLIR runs them
+/// while walking the module).
+bool verifySdyOpInvariants(const VerifyContext& ctx, const ir::Operation& op);
+/// Verifies what the `verifySymbolUses` hooks of the sdy ops other than collectives check (MLIR
+/// runs them after the whole module passed `verify()`, when leaving the module).
+bool verifySdyOpSymbolUses(const VerifyContext& ctx, const ir::Operation& op);
 /// Verifies that the body of an isolated-from-above sdy op only uses values defined inside it.
 bool verifyIsolation(const VerifyContext& ctx, const ir::Operation& op);
 
 // --- Collectives (verify_collectives.cpp)
 // ---------------------------------------------------------
 
-/// Verifies a collective: the common checks, then the op's own.
-bool verifyCollective(const VerifyContext& ctx, const ir::Operation& op);
+/// Verifies what every collective checks in `verify()` (Shardy's `verifyCollectiveOp`).
+bool verifyCollectiveInvariants(const VerifyContext& ctx, const ir::Operation& op);
+/// Verifies a collective's own `verifySymbolUses` checks. Precondition: its invariants hold.
+bool verifyCollectiveSymbolUses(const VerifyContext& ctx, const ir::Operation& op);
 
 // --- Discardable attributes (verify_rules.cpp)
 // ----------------------------------------------------

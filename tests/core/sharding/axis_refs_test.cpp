@@ -50,6 +50,35 @@ TEST(AxisRefsTest, PrefixWithoutOverlap) {
   EXPECT_EQ(axisPrefixWithoutOverlap(sub("x", 2, 2), sub("x", 1, 4)), std::nullopt);
 }
 
+// Shardy: shardy/dialect/sdy/ir/dialect.cc, AxisRefAttr::canCoexist (expected values derived by
+// hand from its rule).
+TEST(AxisRefsTest, SubAxesCoexistOnlyInOneDecompositionOfTheAxis) {
+  // Disjoint: the gap [2, 3) of an axis of size 6 is no sub-axis.
+  EXPECT_FALSE(axisCanCoexist(sub("a", 1, 2), sub("a", 3, 2)));
+  // Disjoint and adjacent: 6 = 2 x 3.
+  EXPECT_TRUE(axisCanCoexist(sub("a", 1, 2), sub("a", 2, 3)));
+  // Overlapping [1, 4) and [2, 8): shared [2, 4), ends [1, 2) and [4, 8) are all sub-axes.
+  EXPECT_TRUE(axisCanCoexist(sub("a", 1, 4), sub("a", 2, 4)));
+  // Overlapping [1, 4) and [2, 6): the end [4, 6) is no sub-axis.
+  EXPECT_FALSE(axisCanCoexist(sub("a", 1, 4), sub("a", 2, 3)));
+  EXPECT_TRUE(axisCanCoexist(full("a"), sub("a", 3, 2)));
+  EXPECT_TRUE(axisCanCoexist(sub("b", 1, 2), sub("a", 3, 2)));
+  // Without a common decomposition there is no prefix either.
+  EXPECT_EQ(axisPrefixWithoutOverlap(sub("a", 1, 2), sub("a", 3, 2)), std::nullopt);
+}
+
+// Shardy: shardy/dialect/sdy/ir/utils.cc, getAxisSetDiff (expected values derived by hand).
+TEST(AxisRefsTest, SetDiffKeepsTheUncoveredParts) {
+  ir::Mesh m{{{"x", 8}, {"y", 2}}, {}};
+  MeshView mesh(m);
+  using List = std::vector<ir::AxisRef>;
+  EXPECT_EQ(axisRefSetDiff(List{full("x")}, List{sub("x", 2, 2)}, mesh),
+            (List{sub("x", 1, 2), sub("x", 4, 2)}));
+  EXPECT_EQ(axisRefSetDiff(List{full("x"), full("y")}, List{full("y")}, mesh), List{full("x")});
+  EXPECT_EQ(axisRefSetDiff(List{sub("x", 1, 4)}, List{full("x")}, mesh), List{});
+  EXPECT_EQ(axisRefSetDiff(List{full("x")}, List{sub("x", 1, 2), sub("x", 2, 4)}, mesh), List{});
+}
+
 TEST(AxisRefsTest, MeshOrderPutsSubAxesBeforeTheFullAxis) {
   ir::Mesh m{{{"c", 2}, {"a", 8}, {"b", 2}}, {}};
   MeshView mesh(m);
