@@ -37,8 +37,9 @@ bool isTerminator(const ir::Operation& op) {
 class InterpreterState final : public detail::RegionRunner {
 public:
   InterpreterState(const ir::Module& module, support::DiagnosticSink& sink,
-                   const DeviceContext& context, const CommunicatorFactory& factory)
-      : m_module(module), m_sink(sink), m_context(context), m_factory(factory) {}
+                   const DeviceContext& context, const CommunicatorFactory& factory,
+                   const InterpreterHooks& hooks)
+      : m_module(module), m_sink(sink), m_context(context), m_factory(factory), m_hooks(hooks) {}
 
   bool pushFunction(const ir::Operation& fn, std::vector<Tensor> args, FrameKind kind,
                     const ir::Operation* owner, support::SourceLocation loc);
@@ -75,6 +76,7 @@ private:
   support::DiagnosticSink& m_sink;
   const DeviceContext& m_context;
   const CommunicatorFactory& m_factory;
+  const InterpreterHooks& m_hooks;
   std::vector<Tensor> m_nestedResults;
 };
 
@@ -251,7 +253,9 @@ bool InterpreterState::runKernel(const ir::Operation& op, std::vector<Tensor> op
   if (detail::isDeviceOp(op.name())) {
     ok = detail::runDeviceOp(ctx, m_context);
   } else if (detail::isCheckOp(op)) {
-    ok = detail::runCheckOp(ctx, failedCheck);
+    ok = detail::runCheckOp(ctx, failedCheck, m_hooks);
+  } else if (detail::isInterpreterIoOp(op)) {
+    ok = detail::runInterpreterIoOp(ctx, m_hooks);
   } else {
     detail::Kernel kernel = detail::findKernel(op.name());
     if (!kernel)
@@ -382,14 +386,15 @@ std::optional<std::vector<Tensor>> evaluateOp(const ir::Module& module, const ir
   if (isTerminator(op) || op.is("stablehlo.while") || op.is("stablehlo.case") ||
       op.is("stablehlo.if") || op.is("sdy.named_computation") || op.is("func.call") ||
       op.is("call") || op.is("interpreter.run_parallel") || detail::isDeviceOp(op.name()) ||
-      detail::isCheckOp(op))
+      detail::isCheckOp(op) || detail::isInterpreterIoOp(op))
     return std::nullopt;
   detail::Kernel kernel = detail::findKernel(op.name());
   if (!kernel)
     return std::nullopt;
   DeviceContext context;
   CommunicatorFactory factory;
-  InterpreterState state(module, sink, context, factory);
+  InterpreterHooks hooks;
+  InterpreterState state(module, sink, context, factory, hooks);
   std::vector<Tensor> values;
   detail::KernelContext ctx{op, operands, values, sink, state};
   if (!kernel(ctx) || state.failed || values.size() != op.numResults())
@@ -404,7 +409,7 @@ Interpreter::~Interpreter() = default;
 
 bool Interpreter::start(std::string_view name, std::vector<Tensor> inputs,
                         support::DiagnosticSink& sink) {
-  m_state = std::make_unique<InterpreterState>(m_module, sink, m_context, m_factory);
+  m_state = std::make_unique<InterpreterState>(m_module, sink, m_context, m_factory, m_hooks);
   m_state->stepLimit = m_stepLimit;
   const ir::Operation* fn = m_module.lookupFunction(name);
   if (!fn) {
@@ -450,6 +455,8 @@ const Tensor* Interpreter::lookup(const ir::Value* value) const {
 }
 
 void Interpreter::setDeviceContext(const DeviceContext& context) { m_context = context; }
+
+void Interpreter::setHooks(InterpreterHooks hooks) { m_hooks = std::move(hooks); }
 
 void Interpreter::setCommunicatorFactory(CommunicatorFactory factory) {
   m_factory = std::move(factory);

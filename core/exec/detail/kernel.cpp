@@ -59,8 +59,8 @@ constexpr std::string_view kComplexAware[] = {
     "stablehlo.compare", "stablehlo.convert", "stablehlo.reduce", "stablehlo.reduce_window",
     "stablehlo.dot_general", "stablehlo.dot", "stablehlo.complex", "stablehlo.real",
     "stablehlo.imag", "stablehlo.fft",
-    // Identity custom calls copy their operands.
-    "stablehlo.custom_call"};
+    // Identity custom calls copy their operands; tuples hold values of any type.
+    "stablehlo.custom_call", "stablehlo.tuple", "stablehlo.get_tuple_element"};
 
 const KernelTable& kernelTable() {
   static const KernelTable table = [] {
@@ -79,6 +79,7 @@ const KernelTable& kernelTable() {
     registerComplexKernels(t);
     registerFftKernels(t);
     registerCustomCallKernels(t);
+    registerTokenKernels(t);
     return t;
   }();
   return table;

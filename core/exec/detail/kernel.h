@@ -69,6 +69,7 @@ void registerDynamicKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerComplexKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerFftKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerCustomCallKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerTokenKernels(std::map<std::string, Kernel, std::less<>>& table);
 
 /// Returns true for the `stablehlo.custom_call` targets the interpreter runs as identities on a
 /// device's values (`@Sharding`, `@SPMDFullToShardShape`, the `xla.sdy.*` markers, ...).
