@@ -7,6 +7,7 @@
 #include "core/ir/attribute.h"
 #include "core/session/input_form.h"
 
+#include <algorithm>
 #include <complex>
 #include <cstdio>
 #include <filesystem>
@@ -134,6 +135,16 @@ std::string denseLiteral(const exec::Tensor& t) {
   auto dense = std::make_shared<ir::DenseElementsAttr>();
   dense->type = t.type();
   dense->raw.assign(t.bytes().begin(), t.bytes().end());
+  // MLIR keeps a tensor whose elements are all equal (one element included) as a splat.
+  size_t width = exec::Tensor::elementBytes(t.elementType());
+  bool splat = t.numElements() >= 1;
+  for (size_t off = width; splat && off < dense->raw.size(); off += width)
+    splat = std::equal(dense->raw.begin(), dense->raw.begin() + static_cast<std::ptrdiff_t>(width),
+                       dense->raw.begin() + static_cast<std::ptrdiff_t>(off));
+  if (splat && t.rank() > 0) {
+    dense->raw.resize(width);
+    dense->isSplat = true;
+  }
   return ir::Attribute(dense).str();
 }
 

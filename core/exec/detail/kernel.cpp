@@ -58,7 +58,7 @@ constexpr std::string_view kComplexAware[] = {
     // Kernels with complex paths.
     "stablehlo.compare", "stablehlo.convert", "stablehlo.reduce", "stablehlo.reduce_window",
     "stablehlo.dot_general", "stablehlo.dot", "stablehlo.complex", "stablehlo.real",
-    "stablehlo.imag", "stablehlo.fft",
+    "stablehlo.imag", "stablehlo.fft", "stablehlo.triangular_solve",
     // Identity custom calls copy their operands; tuples hold values of any type.
     "stablehlo.custom_call", "stablehlo.tuple", "stablehlo.get_tuple_element"};
 
