@@ -4,6 +4,7 @@
 #include "core/exec/detail/check_ops.h"
 #include "core/exec/detail/collectives.h"
 #include "core/exec/detail/kernel.h"
+#include "core/exec/detail/quant.h"
 #include "core/exec/process_groups.h"
 #include "core/exec/spmd_executor.h"
 
@@ -153,6 +154,8 @@ bool InterpreterState::bindResults(const ir::Operation& op, std::vector<Tensor> 
                               std::to_string(op.numResults()) + " results");
   for (unsigned i = 0; i < op.numResults(); ++i) {
     ir::Type expected = op.result(i)->type();
+    if (std::optional<detail::QuantType> q = detail::quantTypeOf(expected))
+      expected = q->storageType(); // quantized values are held in their storage type
     // A kernel that disagrees with the declared type is a bug or an unverified program; either
     // way later ops would read garbage, so stop here.
     if (expected != values[i].type())
@@ -260,7 +263,13 @@ bool InterpreterState::runKernel(const ir::Operation& op, std::vector<Tensor> op
     detail::Kernel kernel = detail::findKernel(op.name());
     if (!kernel)
       return fail(op.loc(), "unsupported op '" + std::string(op.name()) + "' in the interpreter");
-    ok = kernel(ctx);
+    // Quantized operands and results: StableHLO runs the op on dequantized values, except for the
+    // ops that convert between quantized and other types themselves.
+    bool convertsQuant = op.is("stablehlo.uniform_quantize") ||
+                         op.is("stablehlo.uniform_dequantize") ||
+                         op.is("stablehlo.bitcast_convert");
+    ok = !convertsQuant && detail::hasQuantTypes(op) ? detail::runDequantized(ctx, kernel)
+                                                     : kernel(ctx);
   }
   if (!ok) {
     failed = true;

@@ -1,5 +1,7 @@
 #include "core/exec/detail/kernel.h"
 
+#include "core/exec/detail/quant.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -21,6 +23,10 @@ bool KernelContext::expectOperands(size_t n) const {
 
 std::optional<Tensor> KernelContext::makeResult(unsigned i) const {
   ir::Type type = op.result(i)->type();
+  // Quantized values are held in their storage type (or, while a quantized op runs on
+  // dequantized values, in the expressed type).
+  if (std::optional<QuantType> q = quantTypeOf(type))
+    type = dequantized ? q->expressedType() : q->storageType();
   if (!type.isTensor() || !type.hasStaticShape() ||
       !Tensor::isSupportedElement(type.elementType())) {
     fail("unsupported result type " + type.str());
@@ -80,6 +86,7 @@ const KernelTable& kernelTable() {
     registerFftKernels(t);
     registerCustomCallKernels(t);
     registerTokenKernels(t);
+    registerQuantKernels(t);
     return t;
   }();
   return table;

@@ -143,5 +143,33 @@ func.func @main() -> (tensor<i64>, !stablehlo.token) {
   EXPECT_EQ(results[1].type(), ir::Type::token());
 }
 
+TEST(ElementTypesTest, UniformQuantizationFollowsTheSpecFormulas) {
+  // quantize(x) = round(x / scale + zero_point): 4.0 / 0.1 - 30 = 10 and 15.0 / 0.5 - 20 = 10
+  // (per-axis parameters along dimension 0); dequantize gives the values back. A quantized add
+  // runs on dequantized values: [1, 2] + [3, 4] = [4, 6], quantized with scale 0.5 and zero
+  // point -20 to [-12, -8].
+  std::vector<Tensor> results = testing::runMain(R"(
+func.func @main() -> (tensor<2xi8>, tensor<2xf32>, tensor<2xi8>) {
+  %x = stablehlo.constant dense<[4.0, 15.0]> : tensor<2xf32>
+  %q = "stablehlo.uniform_quantize"(%x) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>
+  %bits = "stablehlo.bitcast_convert"(%q) : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2xi8>
+  %back = "stablehlo.uniform_dequantize"(%q) : (tensor<2x!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>>) -> tensor<2xf32>
+  %a = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = stablehlo.constant dense<[3.0, 4.0]> : tensor<2xf32>
+  %qa = "stablehlo.uniform_quantize"(%a) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.1:-30>>
+  %qb = "stablehlo.uniform_quantize"(%b) : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+  %sum = "stablehlo.add"(%qa, %qb) : (tensor<2x!quant.uniform<i8:f32, 0.1:-30>>, tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-20>>
+  %sumBits = "stablehlo.bitcast_convert"(%sum) : (tensor<2x!quant.uniform<i8:f32, 0.5:-20>>) -> tensor<2xi8>
+  return %bits, %back, %sumBits : tensor<2xi8>, tensor<2xf32>, tensor<2xi8>
+})");
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].intAt(0), 10);
+  EXPECT_EQ(results[0].intAt(1), 10);
+  EXPECT_NEAR(results[1].floatAt(0), 4.0, 1e-6);
+  EXPECT_NEAR(results[1].floatAt(1), 15.0, 1e-6);
+  EXPECT_EQ(results[2].intAt(0), -12);
+  EXPECT_EQ(results[2].intAt(1), -8);
+}
+
 } // namespace
 } // namespace shardscope::exec
