@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace shardscope::exec {
 
@@ -27,6 +28,15 @@ struct InterpreterHooks {
                                       ir::Type type, std::string& recordedType,
                                       std::string& error)>
       loadProbe;
+
+  // Host transfers of a `interpreter.run_parallel` grid (installed by it for its devices).
+  /// `stablehlo.infeed`: the next entry of the grid's infeed queue; nothing when it is empty.
+  std::function<std::optional<std::vector<Tensor>>()> infeed;
+  /// `stablehlo.send`: queues `values` on channel `channel`.
+  std::function<void(int64_t channel, std::vector<Tensor> values)> send;
+  /// `stablehlo.recv`: the oldest values queued on `channel`, or nothing while none are (the
+  /// device then waits at the op).
+  std::function<std::optional<std::vector<Tensor>>(int64_t channel)> recv;
 };
 
 } // namespace shardscope::exec
