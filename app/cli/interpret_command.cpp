@@ -136,6 +136,21 @@ bool interpretProgram(LoadedProgram& program, const InterpretOptions& o, std::st
   const ir::Operation* fn = entryFunction(program, o, sink);
   if (!fn)
     return false;
+  // StableHLO's entry signature check: one input per argument, of the argument's type.
+  std::span<const ir::Type> params = ir::func::type(*fn).elements();
+  if (params.size() != inputs->size()) {
+    sink.error(fn->loc(), "invalid number of arguments: entry function expected " +
+                              std::to_string(params.size()) + " inputs, got " +
+                              std::to_string(inputs->size()) + " (pass them with --args)");
+    return false;
+  }
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i] != (*inputs)[i].type()) {
+      sink.error(fn->loc(), "invalid input argument type at index " + std::to_string(i) +
+                                ": input type " + (*inputs)[i].type().str() +
+                                " but entry function expected " + params[i].str());
+      return false;
+    }
   exec::Interpreter interpreter(*program.module);
   interpreter.setCommunicatorFactory(backends::local::localCommunicatorFactory());
   InterpreterIo io(o.probeDir, program);
