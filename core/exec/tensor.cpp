@@ -277,6 +277,15 @@ Tensor Tensor::tuple(std::vector<Tensor> elements) {
   return t;
 }
 
+bool Tensor::operator==(const Tensor& other) const {
+  if (m_kind != other.m_kind)
+    return false;
+  if (m_kind == Kind::Tuple)
+    return *m_tuple == *other.m_tuple;
+  return m_kind == Kind::Token || (m_element == other.m_element && m_shape == other.m_shape &&
+                                   m_data == other.m_data);
+}
+
 const std::vector<Tensor>& Tensor::tupleElements() const {
   static const std::vector<Tensor> kNone;
   return m_tuple ? *m_tuple : kNone;

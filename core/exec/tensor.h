@@ -95,8 +95,9 @@ public:
   /// another shape with the same element count. Precondition: sizes match.
   Tensor reinterpreted(ir::ElementType element, std::vector<int64_t> shape) const;
 
-  /// Exact equality: same element type, shape and bytes (so NaNs with equal bits are equal).
-  bool operator==(const Tensor& other) const = default;
+  /// Exact equality: same element type, shape and bytes (so NaNs with equal bits are equal);
+  /// tokens equal tokens, tuples compare element by element.
+  bool operator==(const Tensor& other) const;
 
   /// A short printout such as `tensor<2x2xf32> [1, 2, 3, 4]`, at most `maxElements` elements
   /// followed by `...`. Complex elements print as in MLIR literals, `(real,imaginary)`.

@@ -141,6 +141,12 @@ func.func @main() -> (tensor<i64>, !stablehlo.token) {
   EXPECT_EQ(results[0].intAt(0), 3);
   EXPECT_TRUE(results[1].isToken());
   EXPECT_EQ(results[1].type(), ir::Type::token());
+  // Tuples compare by their elements, not by identity.
+  Tensor three = Tensor::fromInts(ElementType::I64, {}, std::vector<int64_t>{3});
+  Tensor four = Tensor::fromInts(ElementType::I64, {}, std::vector<int64_t>{4});
+  EXPECT_EQ(Tensor::tuple({three}), Tensor::tuple({three}));
+  EXPECT_NE(Tensor::tuple({three}), Tensor::tuple({four}));
+  EXPECT_EQ(Tensor::token(), Tensor::token());
 }
 
 TEST(ElementTypesTest, UniformQuantizationFollowsTheSpecFormulas) {
