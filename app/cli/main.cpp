@@ -24,10 +24,12 @@ commands:
                   reject; axis types come from `shardscope.axis_types` or --explicit-axes
   explain FILE --value NAME [--function NAME] [--strategy basic|aggressive|op-priority|user-priority]
                   propagate and tell where the value's sharding came from
-  interpret FILE [--function NAME]
-                  run @main with StableHLO semantics (a `stablehlo-translate --interpret`
-                  stand-in): check.* ops compare values, interpreter.run_parallel runs
-                  per-device programs on the local backend; exit 1 on any error or failed check
+  interpret FILE [--function NAME] [--args=[dense<...> : tensor<...>, ...]]
+                 [--probe-output-dir=DIR] [--interpreter-print-dense] [--split-input-file]
+                  run the entry function (@main, else the only function) with StableHLO
+                  semantics (a `stablehlo-translate --interpret` stand-in): check.* ops compare
+                  values, interpreter.run_parallel runs per-device programs on the local
+                  backend; exit 1 on any error or failed check
   partition FILE [--collectives-only]
                   the per-device program and every collective with why it is there and its
                   cost per device and mesh axis (ring model)

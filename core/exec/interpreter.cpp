@@ -4,9 +4,15 @@
 #include "core/exec/detail/check_ops.h"
 #include "core/exec/detail/collectives.h"
 #include "core/exec/detail/kernel.h"
+#include "core/exec/detail/quant.h"
 #include "core/exec/process_groups.h"
 #include "core/exec/spmd_executor.h"
 
+#include "core/ir/stablehlo_attrs.h"
+
+#include <deque>
+#include <map>
+#include <mutex>
 #include <unordered_map>
 
 namespace shardscope::exec {
@@ -25,6 +31,44 @@ struct Frame {
   std::vector<Tensor> args; // while frames: the loop-carried values they were entered with
 };
 
+// What one `interpreter.run_parallel` grid shares: its infeed queue and its channels. Devices
+// run their steps one after another, but collectives run on threads, so access is locked.
+struct GridTransfers {
+  std::mutex mutex;
+  std::deque<std::vector<Tensor>> infeed;
+  std::map<int64_t, std::deque<std::vector<Tensor>>> channels;
+};
+
+// The hooks of a grid's devices: the outer ones, plus infeed / send / recv on shared state.
+InterpreterHooks gridHooks(const InterpreterHooks& outer, std::vector<std::vector<Tensor>> infeed) {
+  auto shared = std::make_shared<GridTransfers>();
+  shared->infeed.assign(std::make_move_iterator(infeed.begin()),
+                        std::make_move_iterator(infeed.end()));
+  InterpreterHooks hooks = outer;
+  hooks.infeed = [shared]() -> std::optional<std::vector<Tensor>> {
+    std::lock_guard lock(shared->mutex);
+    if (shared->infeed.empty())
+      return std::nullopt;
+    std::vector<Tensor> front = std::move(shared->infeed.front());
+    shared->infeed.pop_front();
+    return front;
+  };
+  hooks.send = [shared](int64_t channel, std::vector<Tensor> values) {
+    std::lock_guard lock(shared->mutex);
+    shared->channels[channel].push_back(std::move(values));
+  };
+  hooks.recv = [shared](int64_t channel) -> std::optional<std::vector<Tensor>> {
+    std::lock_guard lock(shared->mutex);
+    auto& queue = shared->channels[channel];
+    if (queue.empty())
+      return std::nullopt;
+    std::vector<Tensor> front = std::move(queue.front());
+    queue.pop_front();
+    return front;
+  };
+  return hooks;
+}
+
 bool isTerminator(const ir::Operation& op) {
   return op.is("func.return") || op.is("return") || op.is("stablehlo.return") ||
          op.is("sdy.return");
@@ -37,8 +81,9 @@ bool isTerminator(const ir::Operation& op) {
 class InterpreterState final : public detail::RegionRunner {
 public:
   InterpreterState(const ir::Module& module, support::DiagnosticSink& sink,
-                   const DeviceContext& context, const CommunicatorFactory& factory)
-      : m_module(module), m_sink(sink), m_context(context), m_factory(factory) {}
+                   const DeviceContext& context, const CommunicatorFactory& factory,
+                   const InterpreterHooks& hooks)
+      : m_module(module), m_sink(sink), m_context(context), m_factory(factory), m_hooks(hooks) {}
 
   bool pushFunction(const ir::Operation& fn, std::vector<Tensor> args, FrameKind kind,
                     const ir::Operation* owner, support::SourceLocation loc);
@@ -70,12 +115,16 @@ private:
   bool enterCall(const ir::Operation& op, std::vector<Tensor> operands);
   bool runKernel(const ir::Operation& op, std::vector<Tensor> operands);
   bool runParallel(const ir::Operation& op, std::vector<Tensor> operands);
+  bool runHostTransfer(const ir::Operation& op, std::vector<Tensor> operands);
+  std::optional<std::vector<std::vector<Tensor>>> infeedQueue(const ir::Operation& op);
 
   const ir::Module& m_module;
   support::DiagnosticSink& m_sink;
   const DeviceContext& m_context;
   const CommunicatorFactory& m_factory;
+  const InterpreterHooks& m_hooks;
   std::vector<Tensor> m_nestedResults;
+  int64_t m_recvWaits = 0; ///< consecutive steps spent waiting at one `recv`
 };
 
 bool InterpreterState::fail(support::SourceLocation loc, std::string message) {
@@ -151,6 +200,8 @@ bool InterpreterState::bindResults(const ir::Operation& op, std::vector<Tensor> 
                               std::to_string(op.numResults()) + " results");
   for (unsigned i = 0; i < op.numResults(); ++i) {
     ir::Type expected = op.result(i)->type();
+    if (std::optional<detail::QuantType> q = detail::quantTypeOf(expected))
+      expected = q->storageType(); // quantized values are held in their storage type
     // A kernel that disagrees with the declared type is a bug or an unverified program; either
     // way later ops would read garbage, so stop here.
     if (expected != values[i].type())
@@ -251,12 +302,20 @@ bool InterpreterState::runKernel(const ir::Operation& op, std::vector<Tensor> op
   if (detail::isDeviceOp(op.name())) {
     ok = detail::runDeviceOp(ctx, m_context);
   } else if (detail::isCheckOp(op)) {
-    ok = detail::runCheckOp(ctx, failedCheck);
+    ok = detail::runCheckOp(ctx, failedCheck, m_hooks);
+  } else if (detail::isInterpreterIoOp(op)) {
+    ok = detail::runInterpreterIoOp(ctx, m_hooks);
   } else {
     detail::Kernel kernel = detail::findKernel(op.name());
     if (!kernel)
       return fail(op.loc(), "unsupported op '" + std::string(op.name()) + "' in the interpreter");
-    ok = kernel(ctx);
+    // Quantized operands and results: StableHLO runs the op on dequantized values, except for the
+    // ops that convert between quantized and other types themselves.
+    bool convertsQuant = op.is("stablehlo.uniform_quantize") ||
+                         op.is("stablehlo.uniform_dequantize") ||
+                         op.is("stablehlo.bitcast_convert");
+    ok = !convertsQuant && detail::hasQuantTypes(op) ? detail::runDequantized(ctx, kernel)
+                                                     : kernel(ctx);
   }
   if (!ok) {
     failed = true;
@@ -295,7 +354,85 @@ bool InterpreterState::step() {
     return enterCall(op, std::move(operands));
   if (op.is("interpreter.run_parallel"))
     return runParallel(op, std::move(operands));
+  if (op.is("stablehlo.infeed") || op.is("stablehlo.send") || op.is("stablehlo.recv"))
+    return runHostTransfer(op, std::move(operands));
   return runKernel(op, std::move(operands));
+}
+
+namespace {
+
+// `channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>`; 0 when absent.
+int64_t channelHandle(const ir::Operation& op) {
+  const auto* opaque = op.attr("channel_handle").as<ir::OpaqueAttr>();
+  auto fields = opaque ? ir::stablehlo::parseStablehloStruct(opaque->text, "channel_handle")
+                       : std::nullopt;
+  if (!fields)
+    return 0;
+  auto it = fields->find("handle");
+  return it != fields->end() && !it->second.empty() ? it->second[0] : 0;
+}
+
+// A `recv` waits this many lockstep steps for its `send` before the run is declared stuck.
+constexpr int64_t kMaxRecvWaits = 100000;
+
+} // namespace
+
+// infeed / send / recv go through the hooks `interpreter.run_parallel` installs: the grid's
+// infeed queue and its channels. Each ends with the token that orders the effect.
+bool InterpreterState::runHostTransfer(const ir::Operation& op, std::vector<Tensor> operands) {
+  std::string name(op.name());
+  std::vector<Tensor> values;
+  if (op.is("stablehlo.send")) {
+    if (!m_hooks.send)
+      return fail(op.loc(), "'" + name + "' needs an 'interpreter.run_parallel' grid");
+    if (!operands.empty())
+      operands.pop_back(); // the token
+    m_hooks.send(channelHandle(op), std::move(operands));
+  } else {
+    auto hook = op.is("stablehlo.recv") ? m_hooks.recv : nullptr;
+    if (op.is("stablehlo.infeed") ? !m_hooks.infeed : !hook)
+      return fail(op.loc(), "'" + name + "' needs an 'interpreter.run_parallel' grid" +
+                                (op.is("stablehlo.infeed") ? " with an 'infeed' queue" : ""));
+    std::optional<std::vector<Tensor>> got =
+        op.is("stablehlo.infeed") ? m_hooks.infeed() : hook(channelHandle(op));
+    if (!got && op.is("stablehlo.infeed"))
+      return fail(op.loc(), "the infeed queue is empty");
+    if (!got) {
+      // Nothing sent yet: stay at the op; the sender runs in this or a later step.
+      if (++m_recvWaits > kMaxRecvWaits)
+        return fail(op.loc(), "nothing was sent on channel " +
+                                  std::to_string(channelHandle(op)) + " for this 'recv'");
+      return true;
+    }
+    m_recvWaits = 0;
+    values = std::move(*got);
+  }
+  values.push_back(Tensor::token());
+  return bindResults(op, std::move(values));
+}
+
+// The entries of `run_parallel`'s infeed queue: the results of its `infeed` functions, in order.
+std::optional<std::vector<std::vector<Tensor>>>
+InterpreterState::infeedQueue(const ir::Operation& op) {
+  std::vector<std::vector<Tensor>> queue;
+  const auto* list = op.attr("infeed").as<ir::ArrayAttr>();
+  if (!list)
+    return queue;
+  for (const ir::Attribute& sym : list->elements) {
+    const auto* ref = sym.as<ir::SymbolRefAttr>();
+    if (!ref || ref->path.empty() || !m_module.lookupFunction(ref->path.back())) {
+      fail(op.loc(), "'infeed' names an unknown function " + sym.str());
+      return std::nullopt;
+    }
+    Interpreter feeder(m_module);
+    std::optional<std::vector<Tensor>> values = feeder.run(ref->path.back(), {}, m_sink);
+    if (!values) {
+      failed = true;
+      return std::nullopt;
+    }
+    queue.push_back(std::move(*values));
+  }
+  return queue;
 }
 
 // `"interpreter.run_parallel"(inputs...) {programs = [[@f, @g], ...]}`: a num_replicas x
@@ -343,7 +480,15 @@ bool InterpreterState::runParallel(const ir::Operation& op, std::vector<Tensor> 
   if (!comm)
     return fail(op.loc(), "could not create a communicator for " +
                               std::to_string(numReplicas * numPartitions) + " devices");
-  SpmdOptions options{numReplicas, numPartitions, stepLimit, m_factory};
+  std::optional<std::vector<std::vector<Tensor>>> infeed = infeedQueue(op);
+  if (!infeed)
+    return false;
+  SpmdOptions options;
+  options.numReplicas = numReplicas;
+  options.numPartitions = numPartitions;
+  options.stepLimit = stepLimit;
+  options.communicatorFactory = m_factory;
+  options.hooks = gridHooks(m_hooks, std::move(*infeed));
   SpmdExecutor executor(m_module, *comm, options);
   if (!executor.start(functions, std::move(inputs), m_sink) || !executor.runToEnd()) {
     failed = true;
@@ -382,14 +527,15 @@ std::optional<std::vector<Tensor>> evaluateOp(const ir::Module& module, const ir
   if (isTerminator(op) || op.is("stablehlo.while") || op.is("stablehlo.case") ||
       op.is("stablehlo.if") || op.is("sdy.named_computation") || op.is("func.call") ||
       op.is("call") || op.is("interpreter.run_parallel") || detail::isDeviceOp(op.name()) ||
-      detail::isCheckOp(op))
+      detail::isCheckOp(op) || detail::isInterpreterIoOp(op))
     return std::nullopt;
   detail::Kernel kernel = detail::findKernel(op.name());
   if (!kernel)
     return std::nullopt;
   DeviceContext context;
   CommunicatorFactory factory;
-  InterpreterState state(module, sink, context, factory);
+  InterpreterHooks hooks;
+  InterpreterState state(module, sink, context, factory, hooks);
   std::vector<Tensor> values;
   detail::KernelContext ctx{op, operands, values, sink, state};
   if (!kernel(ctx) || state.failed || values.size() != op.numResults())
@@ -404,7 +550,7 @@ Interpreter::~Interpreter() = default;
 
 bool Interpreter::start(std::string_view name, std::vector<Tensor> inputs,
                         support::DiagnosticSink& sink) {
-  m_state = std::make_unique<InterpreterState>(m_module, sink, m_context, m_factory);
+  m_state = std::make_unique<InterpreterState>(m_module, sink, m_context, m_factory, m_hooks);
   m_state->stepLimit = m_stepLimit;
   const ir::Operation* fn = m_module.lookupFunction(name);
   if (!fn) {
@@ -450,6 +596,8 @@ const Tensor* Interpreter::lookup(const ir::Value* value) const {
 }
 
 void Interpreter::setDeviceContext(const DeviceContext& context) { m_context = context; }
+
+void Interpreter::setHooks(InterpreterHooks hooks) { m_hooks = std::move(hooks); }
 
 void Interpreter::setCommunicatorFactory(CommunicatorFactory factory) {
   m_factory = std::move(factory);

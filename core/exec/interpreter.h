@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/exec/device_context.h"
+#include "core/exec/interpreter_hooks.h"
 #include "core/exec/tensor.h"
 #include "core/ir/module.h"
 #include "core/support/diagnostic.h"
@@ -73,6 +74,10 @@ public:
   /// Installs the factory `interpreter.run_parallel` uses for its devices' communicator.
   void setCommunicatorFactory(CommunicatorFactory factory);
 
+  /// Installs what `interpreter.print`, `interpreter.probe` and `check.expect_serialized_eq` do
+  /// (see `InterpreterHooks`). Call it before `start`/`run`.
+  void setHooks(InterpreterHooks hooks);
+
   /// Upper bound on executed ops per `run`, so a non-terminating while loop reports an error
   /// instead of hanging. Defaults to 1e9.
   void setStepLimit(int64_t limit);
@@ -82,6 +87,7 @@ private:
   std::unique_ptr<InterpreterState> m_state;
   DeviceContext m_context;
   CommunicatorFactory m_factory;
+  InterpreterHooks m_hooks;
   int64_t m_stepLimit = 1'000'000'000;
 };
 

@@ -75,6 +75,7 @@ bool isCollectiveOp(std::string_view name) {
   static constexpr std::string_view kCollectives[] = {
       "stablehlo.all_reduce",    "stablehlo.all_gather",         "stablehlo.reduce_scatter",
       "stablehlo.all_to_all",    "stablehlo.collective_permute", "stablehlo.collective_broadcast",
+      "stablehlo.collective_reduce",
       "sdy.all_gather",          "sdy.all_reduce",               "sdy.all_slice",
       "sdy.all_to_all",          "sdy.collective_permute",       "sdy.reduce_scatter"};
   return std::find(std::begin(kCollectives), std::end(kCollectives), name) !=
@@ -135,7 +136,7 @@ CommResult<std::vector<int64_t>> processGroup(const ir::Operation& op, const Dev
       mine = &g;
     }
   }
-  if (!mine && op.is("stablehlo.collective_broadcast"))
+  if (!mine && (op.is("stablehlo.collective_broadcast") || op.is("stablehlo.collective_reduce")))
     return std::vector<int64_t>{}; // the spec gives such devices zeros, without communication
   if (!mine)
     return Result::failure(std::string(mode == GroupMode::CrossPartition ? "partition"

@@ -123,6 +123,7 @@ bool SpmdExecutor::start(const std::vector<std::string>& functions,
     device->interp->setDeviceContext(
         DeviceContext::forDevice(d, m_options.numReplicas, m_options.numPartitions, &m_comm));
     device->interp->setCommunicatorFactory(m_options.communicatorFactory);
+    device->interp->setHooks(m_options.hooks);
     device->interp->setStepLimit(m_options.stepLimit);
     if (!device->interp->start(functions[d], std::move(inputs[d]), device->sink))
       device->status = DeviceStatus::Failed;

@@ -83,6 +83,8 @@ struct SpmdOptions {
   int64_t stepLimit = 1'000'000'000;
   /// Passed on to the devices' interpreters (for nested `interpreter.run_parallel`).
   CommunicatorFactory communicatorFactory;
+  /// Installed in every device's interpreter (host transfers, prints, probes).
+  InterpreterHooks hooks;
   /// For a run spread over processes: the executor runs only the devices for which
   /// `coordinator->isLocal` holds and learns the state of the others from it. Not owned; null
   /// runs every device here.

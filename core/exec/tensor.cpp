@@ -1,5 +1,6 @@
 #include "core/exec/tensor.h"
 
+#include "core/ir/minifloat.h"
 #include "core/support/float16.h"
 
 #include <bit>
@@ -81,10 +82,17 @@ int64_t orderedBits(double v, ElementType element) {
     bits = support::floatToHalf(static_cast<float>(v));
     signBit = 15;
     break;
-  default:
+  case ElementType::BF16:
     bits = support::floatToBf16(static_cast<float>(v));
     signBit = 15;
     break;
+  default: {
+    bits = ir::miniFloatFromDouble(v, element);
+    signBit = ir::miniFloatSignBit(element);
+    if (signBit < 0) // unsigned formats order as their bits
+      return bits;
+    break;
+  }
   }
   uint64_t mask = (uint64_t{1} << signBit);
   uint64_t u = static_cast<uint64_t>(bits);
@@ -169,12 +177,18 @@ bool Tensor::Storage::operator==(const Storage& other) const {
 }
 
 bool Tensor::isSupportedElement(ElementType e) {
+  if (ir::isMiniFloat(e))
+    return true;
   switch (e) {
   case ElementType::F64:
   case ElementType::F32:
   case ElementType::F16:
   case ElementType::BF16:
   case ElementType::I1:
+  case ElementType::I2:
+  case ElementType::I4:
+  case ElementType::UI2:
+  case ElementType::UI4:
   case ElementType::I8:
   case ElementType::I16:
   case ElementType::I32:
@@ -213,6 +227,12 @@ std::optional<Tensor> Tensor::fromDense(const ir::DenseElementsAttr& dense) {
       return std::nullopt;
     t.m_data = Storage(std::span<const uint8_t>(dense.raw.data(), dense.raw.size()));
   }
+  int bits = ir::elementBitWidth(t.m_element);
+  if (ir::isIntegerElement(t.m_element) && bits < 8 && t.m_element != ElementType::I1) {
+    // Sub-byte integers keep only their own bits, so equal values have equal bytes.
+    for (uint8_t& b : t.bytes())
+      b &= static_cast<uint8_t>((1u << bits) - 1);
+  }
   return t;
 }
 
@@ -232,7 +252,44 @@ Tensor Tensor::fromInts(ElementType element, std::vector<int64_t> shape,
   return t;
 }
 
-ir::Type Tensor::type() const { return ir::Type::tensor(m_shape, m_element); }
+ir::Type Tensor::type() const {
+  if (m_kind == Kind::Token)
+    return ir::Type::token();
+  if (m_kind == Kind::Tuple) {
+    std::vector<ir::Type> types;
+    for (const Tensor& t : *m_tuple)
+      types.push_back(t.type());
+    return ir::Type::tuple(types);
+  }
+  return ir::Type::tensor(m_shape, m_element);
+}
+
+Tensor Tensor::token() {
+  Tensor t;
+  t.m_kind = Kind::Token;
+  return t;
+}
+
+Tensor Tensor::tuple(std::vector<Tensor> elements) {
+  Tensor t;
+  t.m_kind = Kind::Tuple;
+  t.m_tuple = std::make_shared<const std::vector<Tensor>>(std::move(elements));
+  return t;
+}
+
+bool Tensor::operator==(const Tensor& other) const {
+  if (m_kind != other.m_kind)
+    return false;
+  if (m_kind == Kind::Tuple)
+    return *m_tuple == *other.m_tuple;
+  return m_kind == Kind::Token || (m_element == other.m_element && m_shape == other.m_shape &&
+                                   m_data == other.m_data);
+}
+
+const std::vector<Tensor>& Tensor::tupleElements() const {
+  static const std::vector<Tensor> kNone;
+  return m_tuple ? *m_tuple : kNone;
+}
 
 double Tensor::floatAt(int64_t i) const {
   const uint8_t* p = m_data.data() + static_cast<size_t>(i) * elementBytes(m_element);
@@ -252,6 +309,8 @@ double Tensor::floatAt(int64_t i) const {
   case ElementType::UI64:
     return static_cast<double>(static_cast<uint64_t>(intAt(i)));
   default:
+    if (ir::isMiniFloat(m_element))
+      return ir::miniFloatToDouble(*p, m_element);
     return static_cast<double>(intAt(i));
   }
 }
@@ -261,6 +320,14 @@ int64_t Tensor::intAt(int64_t i) const {
   switch (m_element) {
   case ElementType::I1:
     return *p & 1;
+  case ElementType::I2:
+    return static_cast<int8_t>(static_cast<uint8_t>(*p << 6)) >> 6;
+  case ElementType::I4:
+    return static_cast<int8_t>(static_cast<uint8_t>(*p << 4)) >> 4;
+  case ElementType::UI2:
+    return *p & 0x3;
+  case ElementType::UI4:
+    return *p & 0xF;
   case ElementType::I8:
     return load<int8_t>(p);
   case ElementType::I16:
@@ -324,6 +391,10 @@ void Tensor::setFloat(int64_t i, double v) {
     setComplex(i, {v, 0.0});
     return;
   default:
+    if (ir::isMiniFloat(m_element)) {
+      *p = ir::miniFloatFromDouble(v, m_element);
+      return;
+    }
     setInt(i, saturate(v, m_element));
     return;
   }
@@ -337,6 +408,8 @@ void Tensor::setInt(int64_t i, int64_t v) {
   uint8_t* p = m_data.data() + static_cast<size_t>(i) * elementBytes(m_element);
   if (m_element == ElementType::I1)
     v &= 1;
+  else if (int bits = ir::elementBitWidth(m_element); bits < 8)
+    v &= (int64_t{1} << bits) - 1; // sub-byte integers keep only their own bits
   // Little-endian truncation: the low bytes of the two's complement value.
   uint64_t u = static_cast<uint64_t>(v);
   std::memcpy(p, &u, elementBytes(m_element));
@@ -359,6 +432,14 @@ Tensor Tensor::reinterpreted(ElementType element, std::vector<int64_t> shape) co
 }
 
 std::string Tensor::str(int64_t maxElements) const {
+  if (m_kind == Kind::Token)
+    return type().str();
+  if (m_kind == Kind::Tuple) {
+    std::string out = "(";
+    for (size_t i = 0; i < m_tuple->size(); ++i)
+      out += (i ? ", " : "") + (*m_tuple)[i].str(maxElements);
+    return out + ")";
+  }
   std::string out = type().str() + " [";
   for (int64_t i = 0; i < m_numElements; ++i) {
     if (i == maxElements) {

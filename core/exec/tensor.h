@@ -38,6 +38,16 @@ public:
   /// Builds a tensor from a `dense<...>` literal (expanding splats); returns nothing when its
   /// element type is unsupported or its shape is dynamic.
   static std::optional<Tensor> fromDense(const ir::DenseElementsAttr& dense);
+  /// A `!stablehlo.token` value (no elements; `type()` is the token type).
+  static Tensor token();
+  /// A `tuple<...>` value holding `elements` (`type()` is the tuple of their types).
+  static Tensor tuple(std::vector<Tensor> elements);
+  /// True for token values, and for tuple values.
+  bool isToken() const { return m_kind == Kind::Token; }
+  bool isTuple() const { return m_kind == Kind::Tuple; }
+  /// The elements of a tuple value (empty for other values).
+  const std::vector<Tensor>& tupleElements() const;
+
   /// Builds a tensor of `element` and `shape` from doubles (rounded/converted per element).
   static Tensor fromDoubles(ir::ElementType element, std::vector<int64_t> shape,
                             std::span<const double> values);
@@ -49,7 +59,7 @@ public:
   const std::vector<int64_t>& shape() const { return m_shape; }
   int64_t rank() const { return static_cast<int64_t>(m_shape.size()); }
   int64_t numElements() const { return m_numElements; }
-  /// Returns `tensor<shape x element>`.
+  /// Returns `tensor<shape x element>` (the token or tuple type for those values).
   ir::Type type() const;
 
   /// Element `i` as a double (integers converted, `ui64` as unsigned; the real part of a
@@ -85,8 +95,9 @@ public:
   /// another shape with the same element count. Precondition: sizes match.
   Tensor reinterpreted(ir::ElementType element, std::vector<int64_t> shape) const;
 
-  /// Exact equality: same element type, shape and bytes (so NaNs with equal bits are equal).
-  bool operator==(const Tensor& other) const = default;
+  /// Exact equality: same element type, shape and bytes (so NaNs with equal bits are equal);
+  /// tokens equal tokens, tuples compare element by element.
+  bool operator==(const Tensor& other) const;
 
   /// A short printout such as `tensor<2x2xf32> [1, 2, 3, 4]`, at most `maxElements` elements
   /// followed by `...`. Complex elements print as in MLIR literals, `(real,imaginary)`.
@@ -119,6 +130,10 @@ private:
     size_t m_size = 0;
   };
 
+  enum class Kind : uint8_t { Tensor, Token, Tuple };
+  Kind m_kind = Kind::Tensor;
+  /// The elements of a tuple value; shared, as values are immutable once built.
+  std::shared_ptr<const std::vector<Tensor>> m_tuple;
   ir::ElementType m_element = ir::ElementType::F32;
   std::vector<int64_t> m_shape;
   int64_t m_numElements = 0;

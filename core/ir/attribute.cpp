@@ -1,5 +1,7 @@
 #include "core/ir/attribute.h"
 
+#include "core/ir/minifloat.h"
+
 #include "core/support/float16.h"
 
 #include <algorithm>
@@ -101,15 +103,21 @@ double readFloat(const uint8_t* p, ElementType e) {
     return bf16ToFloat(h);
   }
   default:
-    return static_cast<double>(p[0]); // 8-bit float formats are kept as raw bytes
+    // 8-, 6- and 4-bit float formats: one encoding per byte.
+    return isMiniFloat(e) ? miniFloatToDouble(p[0], e) : static_cast<double>(p[0]);
   }
 }
 
 int64_t readInt(const uint8_t* p, ElementType e) {
   switch (elementBytes(e)) {
-  case 1:
-    return isUnsignedElement(e) || e == ElementType::I1 ? static_cast<int64_t>(p[0])
-                                                        : static_cast<int8_t>(p[0]);
+  case 1: {
+    // Sub-byte integers (i2, i4, ui2, ui4) use the low bits of their byte.
+    int shift = e == ElementType::I1 ? 0 : 8 - std::min(8, elementBitWidth(e));
+    auto low = static_cast<uint8_t>(static_cast<uint8_t>(p[0] << shift) >> shift);
+    if (isUnsignedElement(e) || e == ElementType::I1)
+      return static_cast<int64_t>(low);
+    return static_cast<int8_t>(static_cast<uint8_t>(p[0] << shift)) >> shift;
+  }
   case 2: {
     uint16_t v;
     std::memcpy(&v, p, 2);
@@ -150,7 +158,7 @@ double roundToElement(double value, ElementType type) {
   case ElementType::BF16:
     return bf16ToFloat(floatToBf16(static_cast<float>(value)));
   default:
-    return value;
+    return isMiniFloat(type) ? miniFloatToDouble(miniFloatFromDouble(value, type), type) : value;
   }
 }
 
@@ -168,6 +176,7 @@ void printFloat(double value, ElementType type, std::string& out) {
     int mantissaBits = type == ElementType::F64 || type == ElementType::Complex128 ? 53
                        : type == ElementType::F16 ? 11
                        : type == ElementType::BF16 ? 8
+                       : isMiniFloat(type)         ? miniFloatMantissaBits(type) + 1
                                                    : 24;
     int digits = (mantissaBits * 59 + 195) / 196;
     std::snprintf(buf, sizeof buf, "%.*g", digits, value);
@@ -200,6 +209,11 @@ void printFloat(double value, ElementType type, std::string& out) {
     digits = 4;
     break;
   default:
+    if (isMiniFloat(type)) {
+      bits = miniFloatFromDouble(value, type);
+      digits = 2;
+      break;
+    }
     bits = std::bit_cast<uint64_t>(value);
     digits = 16;
   }

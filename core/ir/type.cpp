@@ -54,6 +54,12 @@ constexpr std::array kElements = {
     ElementInfo{ElementType::Index, "index", 64},
     ElementInfo{ElementType::Complex64, "complex<f32>", 64},
     ElementInfo{ElementType::Complex128, "complex<f64>", 128},
+    ElementInfo{ElementType::F8E3M4, "f8E3M4", 8},
+    ElementInfo{ElementType::F8E4M3, "f8E4M3", 8},
+    ElementInfo{ElementType::F8E8M0FNU, "f8E8M0FNU", 8},
+    ElementInfo{ElementType::F6E2M3FN, "f6E2M3FN", 6},
+    ElementInfo{ElementType::F6E3M2FN, "f6E3M2FN", 6},
+    ElementInfo{ElementType::F4E2M1FN, "f4E2M1FN", 4},
 };
 
 const ElementInfo& info(ElementType type) { return kElements[static_cast<size_t>(type)]; }
@@ -171,6 +177,12 @@ bool isFloatElement(ElementType type) {
   case ElementType::F8E4M3FNUZ:
   case ElementType::F8E5M2FNUZ:
   case ElementType::F8E4M3B11FNUZ:
+  case ElementType::F8E3M4:
+  case ElementType::F8E4M3:
+  case ElementType::F8E8M0FNU:
+  case ElementType::F6E2M3FN:
+  case ElementType::F6E3M2FN:
+  case ElementType::F4E2M1FN:
     return true;
   default:
     return false;

@@ -18,6 +18,8 @@ enum class ElementType : uint8_t {
   Index,
   Complex64,  ///< `complex<f32>`
   Complex128, ///< `complex<f64>`
+  // Later float formats, kept after the others so existing values keep their numbers.
+  F8E3M4, F8E4M3, F8E8M0FNU, F6E2M3FN, F6E3M2FN, F4E2M1FN,
 };
 
 /// Returns the MLIR spelling of `type` (`f32`, `ui8`, `complex<f32>`, ...).

@@ -116,7 +116,7 @@ FloatFormat formatOf(ElementType e) {
 
 // XLA's reduce_precision on the raw bits of the element's own format: round the mantissa to
 // nearest-even, then flush exponents outside the reduced range to zero or infinity. NaN stays NaN
-// when mantissa bits remain (with none, a NaN rounds into infinity, as in XLA).
+// when mantissa bits remain (with none, a NaN becomes +infinity, as in StableHLO's reference).
 uint64_t reducePrecisionBits(uint64_t x, FloatFormat src, int64_t exponentBits,
                              int64_t mantissaBits) {
   int totalBits = 1 + src.exponent + src.mantissa;
@@ -141,8 +141,10 @@ uint64_t reducePrecisionBits(uint64_t x, FloatFormat src, int64_t exponentBits,
     else if (exponent <= (minExponent << src.mantissa))
       x = x & signMask;
   }
-  if (isNan && mantissaBits > 0)
-    return original;
+  // StableHLO's reference: a NaN stays itself while mantissa bits remain; with none left it
+  // becomes positive infinity.
+  if (isNan)
+    return mantissaBits > 0 ? original : expMask;
   return x;
 }
 

@@ -9,10 +9,15 @@ namespace shardscope::exec::detail {
 
 namespace {
 
-// StableHLO's check dialect: `expect_almost_eq` defaults to an absolute tolerance of 1e-4;
-// `expect_close` accepts up to `max_ulp_difference` (default 3) units in the last place.
+// StableHLO's check dialect (CheckOps.td): `expect_almost_eq` defaults to an absolute tolerance
+// of 1e-4; `expect_close` accepts `min_ulp_difference` (default 0) to `max_ulp_difference`
+// (default 1) units in the last place. Written as custom calls (stablehlo-translate's fallback),
+// `@check.expect_almost_eq` uses 1e-3, `@check.expect_close` 0 to 3 ulps, and `@check.eq` is
+// exact for integers and `expect_almost_eq` (1e-4) otherwise.
 constexpr double kDefaultTolerance = 0.0001;
-constexpr int64_t kDefaultMaxUlps = 3;
+constexpr double kCustomCallTolerance = 0.001;
+constexpr int64_t kDefaultMaxUlps = 1;
+constexpr int64_t kCustomCallMaxUlps = 3;
 
 std::string checkName(const ir::Operation& op) {
   if (op.is("stablehlo.custom_call"))
@@ -51,34 +56,44 @@ std::string elementStr(const Tensor& t, int64_t i) {
 enum class Mode { Exact, Tolerance, Ulps };
 
 // Float values `a` and `e` of type `type` match under `mode`.
-bool floatMatches(double a, double e, ir::ElementType type, Mode mode, double tolerance,
-                  int64_t maxUlps) {
+struct Bounds {
+  double tolerance = kDefaultTolerance;
+  int64_t minUlps = 0;
+  int64_t maxUlps = kDefaultMaxUlps;
+};
+
+bool floatMatches(double a, double e, ir::ElementType type, Mode mode, const Bounds& b) {
   if (std::isnan(a) || std::isnan(e))
-    return std::isnan(a) && std::isnan(e);
+    return std::isnan(a) && std::isnan(e) && (mode != Mode::Ulps || b.minUlps == 0);
   switch (mode) {
   case Mode::Exact:
     return a == e;
   case Mode::Tolerance:
-    return a == e || std::fabs(a - e) <= tolerance;
-  case Mode::Ulps:
-    return ulpDistance(a, e, type) <= maxUlps;
+    return a == e || std::fabs(a - e) <= b.tolerance;
+  case Mode::Ulps: {
+    // The reference's ULP difference: 0 for equal bits, else the distance for finite values
+    // and "infinitely far" when one side is not finite.
+    int64_t d = std::isfinite(a) && std::isfinite(e) ? ulpDistance(a, e, type)
+                : a == e                              ? 0
+                                                      : INT64_MAX;
+    return d >= b.minUlps && d <= b.maxUlps;
+  }
   }
   return false;
 }
 
 // Element `i` of `actual` matches `expected` under `mode`; complex elements part by part.
-bool matches(const Tensor& actual, const Tensor& expected, int64_t i, Mode mode, double tolerance,
-             int64_t maxUlps) {
+bool matches(const Tensor& actual, const Tensor& expected, int64_t i, Mode mode, const Bounds& b) {
   ir::ElementType type = actual.elementType();
   if (ir::isComplexElement(type)) {
     std::complex<double> a = actual.complexAt(i), e = expected.complexAt(i);
     ir::ElementType part = complexPartType(type);
-    return floatMatches(a.real(), e.real(), part, mode, tolerance, maxUlps) &&
-           floatMatches(a.imag(), e.imag(), part, mode, tolerance, maxUlps);
+    return floatMatches(a.real(), e.real(), part, mode, b) &&
+           floatMatches(a.imag(), e.imag(), part, mode, b);
   }
   if (!ir::isFloatElement(type))
     return actual.intAt(i) == expected.intAt(i);
-  return floatMatches(actual.floatAt(i), expected.floatAt(i), type, mode, tolerance, maxUlps);
+  return floatMatches(actual.floatAt(i), expected.floatAt(i), type, mode, b);
 }
 
 } // namespace
@@ -88,15 +103,51 @@ bool isCheckOp(const ir::Operation& op) {
          (op.is("stablehlo.custom_call") && checkName(op).starts_with("check."));
 }
 
-bool runCheckOp(KernelContext& ctx, bool& failedCheck) {
+namespace {
+
+// The expected tensor of `check.expect_serialized_eq`: what its probe recorded.
+std::optional<Tensor> serializedExpected(KernelContext& ctx, const InterpreterHooks& hooks) {
+  const auto* probe = ctx.op.attr("probe_id").as<ir::StringAttr>();
+  if (!probe) {
+    ctx.fail("expected a string 'probe_id' attribute");
+    return std::nullopt;
+  }
+  if (!hooks.loadProbe) {
+    ctx.fail("'check.expect_serialized_eq' needs recorded probes (--probe-output-dir)");
+    return std::nullopt;
+  }
+  uint32_t iteration =
+      static_cast<uint32_t>(ir::stablehlo::intAttr(ctx.op, "iteration").value_or(0));
+  std::string recordedType, error;
+  std::optional<Tensor> t =
+      hooks.loadProbe(probe->value, iteration, ctx.operands[0].type(), recordedType, error);
+  if (!t) {
+    ctx.fail("failed to find serialized data for probe " + probe->value +
+             (error.empty() ? "" : ": " + error));
+    return std::nullopt;
+  }
+  if (recordedType != ctx.operands[0].type().str()) {
+    ctx.fail("serialized types don't match: " + ctx.operands[0].type().str() + " (actual) vs " +
+             recordedType + " (expected) for probe " + probe->value);
+    return std::nullopt;
+  }
+  return t;
+}
+
+} // namespace
+
+bool runCheckOp(KernelContext& ctx, bool& failedCheck, const InterpreterHooks& hooks) {
   std::string name = checkName(ctx.op);
+  bool isCustomCall = ctx.op.is("stablehlo.custom_call");
   bool isConst = name.ends_with("_const");
+  bool isSerialized = name == "check.expect_serialized_eq";
   Mode mode = name.starts_with("check.expect_almost_eq") ? Mode::Tolerance
               : name == "check.expect_close"             ? Mode::Ulps
                                                          : Mode::Exact;
-  if (!name.starts_with("check.expect_eq") && mode == Mode::Exact)
+  if (!name.starts_with("check.expect_eq") && mode == Mode::Exact && !isSerialized &&
+      !(isCustomCall && name == "check.eq"))
     return ctx.fail("unsupported check op '" + name + "'");
-  if (!ctx.expectOperands(isConst ? 1 : 2))
+  if (!ctx.expectOperands(isConst || isSerialized ? 1 : 2))
     return false;
   std::optional<Tensor> constant;
   if (isConst) {
@@ -104,19 +155,30 @@ bool runCheckOp(KernelContext& ctx, bool& failedCheck) {
     constant = dense ? Tensor::fromDense(*dense) : std::nullopt;
     if (!constant)
       return ctx.fail("expected a dense 'value' attribute of a supported type");
+  } else if (isSerialized) {
+    constant = serializedExpected(ctx, hooks);
+    if (!constant)
+      return false;
   }
   const Tensor& actual = ctx.operands[0];
-  const Tensor& expected = isConst ? *constant : ctx.operands[1];
+  const Tensor& expected = constant ? *constant : ctx.operands[1];
   if (actual.type() != expected.type())
     return ctx.fail("type mismatch: " + actual.type().str() + " (actual) vs " +
                     expected.type().str() + " (expected)");
-  double tolerance = kDefaultTolerance;
+  Bounds bounds;
+  if (isCustomCall) {
+    bounds.tolerance = name == "check.eq" ? kDefaultTolerance : kCustomCallTolerance;
+    bounds.maxUlps = kCustomCallMaxUlps;
+    if (name == "check.eq" && !ir::isIntegerElement(actual.elementType()))
+      mode = Mode::Tolerance;
+  }
   if (const auto* f = ctx.op.attr("tolerance").as<ir::FloatAttr>())
-    tolerance = f->value;
-  int64_t maxUlps = ir::stablehlo::intAttr(ctx.op, "max_ulp_difference").value_or(kDefaultMaxUlps);
+    bounds.tolerance = f->value;
+  bounds.maxUlps = ir::stablehlo::intAttr(ctx.op, "max_ulp_difference").value_or(bounds.maxUlps);
+  bounds.minUlps = ir::stablehlo::intAttr(ctx.op, "min_ulp_difference").value_or(0);
   int64_t mismatches = 0, first = -1;
   for (int64_t i = 0; i < actual.numElements(); ++i)
-    if (!matches(actual, expected, i, mode, tolerance, maxUlps) && mismatches++ == 0)
+    if (!matches(actual, expected, i, mode, bounds) && mismatches++ == 0)
       first = i;
   if (mismatches == 0)
     return true;
@@ -128,6 +190,30 @@ bool runCheckOp(KernelContext& ctx, bool& failedCheck) {
                                            std::to_string(actual.numElements()) +
                                            " elements differ)"
                                      : ""));
+  return true;
+}
+
+bool isInterpreterIoOp(const ir::Operation& op) {
+  return op.is("interpreter.print") || op.is("interpreter.probe");
+}
+
+bool runInterpreterIoOp(KernelContext& ctx, const InterpreterHooks& hooks) {
+  if (!ctx.expectOperands(1))
+    return false;
+  if (ctx.op.is("interpreter.print")) {
+    if (hooks.print)
+      hooks.print(ctx.op, ctx.operands[0]);
+    return true;
+  }
+  const auto* probe = ctx.op.attr("probe_id").as<ir::StringAttr>();
+  if (!probe)
+    return ctx.fail("expected a string 'probe_id' attribute");
+  if (!hooks.probe)
+    return ctx.fail("'interpreter.probe' needs a probe output directory (--probe-output-dir)");
+  std::string error;
+  if (!hooks.probe(probe->value, ctx.operands[0], error))
+    return ctx.fail("probe " + probe->value + ": " + error);
+  ctx.results.push_back(ctx.operands[0]);
   return true;
 }
 

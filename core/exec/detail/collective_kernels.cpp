@@ -174,6 +174,94 @@ bool gatherOrAllToAll(KernelContext& ctx, Communicator& comm, CollectiveCall cal
   return ok;
 }
 
+// With `has_dynamic_root`, the last operand holds, per data operand, the index inside the group of
+// the member whose value is taken (the reducing or broadcasting root); else it is member 0.
+bool hasDynamicRoot(const KernelContext& ctx) {
+  ir::Attribute attr = ctx.op.attr("has_dynamic_root");
+  const auto* b = attr.as<ir::BoolAttr>();
+  return b ? b->value : static_cast<bool>(attr);
+}
+
+std::optional<std::vector<int64_t>> rootIndices(KernelContext& ctx, size_t numData,
+                                                size_t groupSize) {
+  std::vector<int64_t> roots(numData, 0);
+  if (!hasDynamicRoot(ctx))
+    return roots;
+  const Tensor& root = ctx.operands.back();
+  if (root.numElements() < static_cast<int64_t>(numData)) {
+    ctx.fail("expected " + std::to_string(numData) + " root indices, got " + root.type().str());
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < numData; ++i) {
+    roots[i] = root.intAt(static_cast<int64_t>(i));
+    if (roots[i] < 0 || roots[i] >= static_cast<int64_t>(groupSize)) {
+      ctx.fail("root index " + std::to_string(roots[i]) + " is out of range for a group of " +
+               std::to_string(groupSize));
+      return std::nullopt;
+    }
+  }
+  return roots;
+}
+
+size_t dataOperandCount(const KernelContext& ctx) {
+  return ctx.operands.size() - (hasDynamicRoot(ctx) && !ctx.operands.empty() ? 1 : 0);
+}
+
+// collective_broadcast: each data operand is replaced by the root member's. A gather of every
+// member's value (along a new leading dimension) and a pick of the root's slice, so roots may
+// differ per operand.
+bool collectiveBroadcast(KernelContext& ctx, Communicator& comm, CollectiveCall call) {
+  size_t numData = dataOperandCount(ctx);
+  std::optional<std::vector<int64_t>> roots = rootIndices(ctx, numData, call.group.size());
+  if (!roots)
+    return false;
+  for (size_t i = 0; i < numData; ++i) {
+    const Tensor& operand = ctx.operands[i];
+    call.id.opName = "stablehlo.collective_broadcast" + (numData > 1 ? "#" + std::to_string(i) : "");
+    if ((*roots)[i] == 0 && numData == 1 && ctx.operands.size() == 1) {
+      if (!store(ctx, comm.collectiveBroadcast(call, operand)))
+        return false;
+      continue;
+    }
+    std::vector<int64_t> lifted = operand.shape();
+    lifted.insert(lifted.begin(), 1);
+    auto gathered = comm.allGather(call, operand.reinterpreted(operand.elementType(), lifted), 0);
+    if (!gathered)
+      return ctx.fail(gathered.error());
+    Tensor picked = Tensor::uninitialized(operand.elementType(), operand.shape());
+    size_t bytes = picked.bytes().size();
+    std::copy_n(gathered->bytes().begin() + static_cast<std::ptrdiff_t>((*roots)[i] * bytes),
+                bytes, picked.bytes().begin());
+    ctx.results.push_back(std::move(picked));
+  }
+  return true;
+}
+
+// collective_reduce: every member's operands are reduced with the body as all_reduce does; only
+// the root member keeps the result, the others get zeros.
+bool collectiveReduce(KernelContext& ctx, Communicator* comm, const CollectiveCall& call) {
+  size_t numData = dataOperandCount(ctx);
+  std::optional<std::vector<int64_t>> roots = rootIndices(ctx, numData, call.group.size());
+  std::optional<Reduction> reduction = roots ? makeReduction(ctx) : std::nullopt;
+  if (!reduction)
+    return false;
+  std::vector<Tensor> data(ctx.operands.begin(),
+                           ctx.operands.begin() + static_cast<std::ptrdiff_t>(numData));
+  std::vector<Tensor> reduced = data;
+  if (comm) {
+    auto result = comm->allReduce(call, std::move(data), *reduction);
+    if (!result)
+      return ctx.fail(result.error());
+    reduced = std::move(*result);
+  }
+  for (size_t i = 0; i < reduced.size(); ++i) {
+    if (call.group[static_cast<size_t>((*roots)[i])] != call.device)
+      reduced[i] = Tensor(reduced[i].elementType(), reduced[i].shape());
+    ctx.results.push_back(std::move(reduced[i]));
+  }
+  return true;
+}
+
 bool runCollective(KernelContext& ctx, const DeviceContext& dev) {
   std::string_view name = ctx.op.name();
   if (name.starts_with("sdy.")) {
@@ -192,17 +280,21 @@ bool runCollective(KernelContext& ctx, const DeviceContext& dev) {
     return ctx.fail(group.error());
   CollectiveCall call{dev.device, {std::string(name), ctx.op.loc(), shortLoc(ctx.op.loc())},
                       *group};
-  if (call.group.empty()) { // collective_broadcast outside every group: zeros
-    std::optional<Tensor> zero = ctx.makeResult(0);
-    if (!zero)
-      return false;
-    ctx.results.push_back(std::move(*zero));
+  if (call.group.empty()) { // collective_broadcast / collective_reduce outside every group: zeros
+    for (unsigned i = 0; i < ctx.op.numResults(); ++i) {
+      std::optional<Tensor> zero = ctx.makeResult(i);
+      if (!zero)
+        return false;
+      ctx.results.push_back(std::move(*zero));
+    }
     return true;
   }
   Communicator* comm = dev.communicator;
   if (!comm && !(call.group.size() == 1 && call.group[0] == dev.device))
     return ctx.fail("collective over " + std::to_string(call.group.size()) +
                     " devices needs a multi-device run (no communicator)");
+  if (name == "stablehlo.collective_reduce")
+    return collectiveReduce(ctx, comm, call);
   if (name == "stablehlo.all_reduce") {
     std::optional<Reduction> reduction = makeReduction(ctx);
     if (!reduction)
@@ -239,7 +331,7 @@ bool runCollective(KernelContext& ctx, const DeviceContext& dev) {
   if (name == "stablehlo.reduce_scatter")
     return reduceScatter(ctx, *comm, call);
   if (name == "stablehlo.collective_broadcast")
-    return ctx.expectOperands(1) && store(ctx, comm->collectiveBroadcast(call, ctx.operands[0]));
+    return collectiveBroadcast(ctx, *comm, std::move(call));
   return gatherOrAllToAll(ctx, *comm, std::move(call));
 }
 

@@ -192,9 +192,10 @@ bool convert(KernelContext& ctx) {
   for (int64_t i = 0; i < out->numElements(); ++i) {
     // Complex -> complex keeps both parts; complex -> real keeps the real part (setComplex on a
     // real type, which saturates like float -> int); real -> complex zeroes the imaginary part
-    // (setFloat/setInt on a complex type); complex -> i1 is "not zero".
+    // (setFloat/setInt on a complex type); complex -> i1 looks at the real part only, as
+    // StableHLO's reference does.
     if (fromComplex && toBool)
-      out->setInt(i, x.complexAt(i) != std::complex<double>(0, 0));
+      out->setInt(i, x.complexAt(i).real() != 0);
     else if (fromComplex)
       out->setComplex(i, x.complexAt(i));
     else if (fromFloat || toFloat)
@@ -221,6 +222,51 @@ bool bitcastShapesMatch(const Tensor& x, const Tensor& out) {
   return !hasBool && narrow.shape() == expected;
 }
 
+// The low `bits` bits of element `i`.
+uint64_t rawBits(const Tensor& t, int64_t i, int bits) {
+  uint64_t v = 0;
+  size_t width = Tensor::elementBytes(t.elementType());
+  std::memcpy(&v, t.bytes().data() + static_cast<size_t>(i) * width, width);
+  return bits >= 64 ? v : v & ((uint64_t{1} << bits) - 1);
+}
+
+void setRawBits(Tensor& t, int64_t i, uint64_t v) {
+  size_t width = Tensor::elementBytes(t.elementType());
+  std::memcpy(t.bytes().data() + static_cast<size_t>(i) * width, &v, width);
+}
+
+// Bitcasts where a side is narrower than a byte (i1, i2, i4, the 6- and 4-bit floats): bit by
+// bit, the narrow element 0 holding the lowest bits of the wide one, as StableHLO's reference
+// concatenates them.
+bool bitcastBits(KernelContext& ctx, const Tensor& x, Tensor& out) {
+  int from = ir::elementBitWidth(x.elementType()), to = ir::elementBitWidth(out.elementType());
+  if (from > 64 || to > 64 || std::max(from, to) % std::min(from, to) != 0)
+    return ctx.fail("cannot bitcast " + x.type().str() + " to " + out.type().str());
+  int64_t ratio = std::max(from, to) / std::min(from, to);
+  const Tensor& narrow = from < to ? x : out;
+  const Tensor& wide = from < to ? out : x;
+  std::vector<int64_t> expected = wide.shape();
+  if (ratio > 1)
+    expected.push_back(ratio);
+  if (narrow.shape() != expected)
+    return ctx.fail("cannot bitcast " + x.type().str() + " to " + out.type().str());
+  int narrowBits = std::min(from, to);
+  for (int64_t j = 0; j < wide.numElements(); ++j) {
+    if (from <= to) {
+      uint64_t v = 0;
+      for (int64_t k = 0; k < ratio; ++k)
+        v |= rawBits(x, j * ratio + k, from) << (k * narrowBits);
+      setRawBits(out, j, v);
+    } else {
+      uint64_t v = rawBits(x, j, from);
+      for (int64_t k = 0; k < ratio; ++k)
+        setRawBits(out, j * ratio + k,
+                   (v >> (k * narrowBits)) & ((uint64_t{1} << narrowBits) - 1));
+    }
+  }
+  return true;
+}
+
 bool bitcastConvert(KernelContext& ctx) {
   if (!ctx.expectOperands(1))
     return false;
@@ -228,6 +274,12 @@ bool bitcastConvert(KernelContext& ctx) {
   if (!out)
     return false;
   const Tensor& x = ctx.operands[0];
+  if (ir::elementBitWidth(x.elementType()) < 8 || ir::elementBitWidth(out->elementType()) < 8) {
+    if (!bitcastBits(ctx, x, *out))
+      return false;
+    ctx.results.push_back(std::move(*out));
+    return true;
+  }
   if (!bitcastShapesMatch(x, *out))
     return ctx.fail("cannot bitcast " + x.type().str() + " to " + out->type().str());
   ctx.results.push_back(x.reinterpreted(out->elementType(), out->shape()));

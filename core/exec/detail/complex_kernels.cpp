@@ -117,6 +117,25 @@ Complex csub(Complex a, Complex b) { return a - b; }
 Complex cmul(Complex a, Complex b) { return a * b; }
 Complex cdiv(Complex a, Complex b) { return a / b; }
 Complex cpow(Complex a, Complex b) { return std::pow(a, b); }
+// maximum / minimum order complex numbers lexicographically, real part first (StableHLO's
+// reference); equal values give the second operand.
+Complex cmax(Complex a, Complex b) {
+  return (a.real() == b.real() ? a.imag() > b.imag() : a.real() > b.real()) ? a : b;
+}
+Complex cmin(Complex a, Complex b) {
+  return (a.real() == b.real() ? a.imag() < b.imag() : a.real() < b.real()) ? a : b;
+}
+// atan2(y, x) = -i * log((x + i*y) / sqrt(x^2 + y^2)), the reference's complex definition.
+Complex catan2(Complex y, Complex x) {
+  const Complex i(0.0, 1.0);
+  return -i * std::log((x + i * y) / std::sqrt(x * x + y * y));
+}
+// The principal cube root: |z|^(1/3) at a third of the argument.
+Complex ccbrt(Complex z) {
+  double theta = std::atan2(z.imag(), z.real()) / 3.0;
+  return std::pow(z.real() * z.real() + z.imag() * z.imag(), 1.0 / 6.0) *
+         Complex(std::cos(theta), std::sin(theta));
+}
 
 UnaryFn unaryFn(std::string_view name) {
   static const std::pair<std::string_view, UnaryFn> kOps[] = {
@@ -126,7 +145,7 @@ UnaryFn unaryFn(std::string_view name) {
       {"stablehlo.sqrt", csqrt},        {"stablehlo.rsqrt", crsqrt},
       {"stablehlo.sine", csin},         {"stablehlo.cosine", ccos},
       {"stablehlo.tan", ctan},          {"stablehlo.tanh", ctanh},
-      {"stablehlo.logistic", clogistic}};
+      {"stablehlo.logistic", clogistic}, {"stablehlo.cbrt", ccbrt}};
   for (const auto& [opName, fn] : kOps)
     if (name == opName)
       return fn;
@@ -138,7 +157,10 @@ BinaryFn binaryFn(std::string_view name) {
                                                                {"stablehlo.subtract", csub},
                                                                {"stablehlo.multiply", cmul},
                                                                {"stablehlo.divide", cdiv},
-                                                               {"stablehlo.power", cpow}};
+                                                               {"stablehlo.power", cpow},
+                                                               {"stablehlo.maximum", cmax},
+                                                               {"stablehlo.minimum", cmin},
+                                                               {"stablehlo.atan2", catan2}};
   for (const auto& [opName, fn] : kOps)
     if (name == opName)
       return fn;

@@ -163,10 +163,12 @@ double fsign(double x) {
 int64_t noInt(int64_t v, bool) { return v; }
 
 void registerArithmetic(std::map<std::string, Kernel, std::less<>>& t) {
+  // On i1, StableHLO's reference adds as logical or (true + true is true).
   t["stablehlo.add"] = [](KernelContext& c) {
+    bool isBool = !c.operands.empty() && c.operands[0].elementType() == ElementType::I1;
     return binary(
         c, [](double a, double b) { return a + b; },
-        [](int64_t a, int64_t b, bool) { return wrapAdd(a, b); });
+        [isBool](int64_t a, int64_t b, bool) { return isBool ? (a | b) : wrapAdd(a, b); });
   };
   t["stablehlo.subtract"] = [](KernelContext& c) {
     return binary(

@@ -1,5 +1,7 @@
 #include "core/exec/detail/kernel.h"
 
+#include "core/exec/detail/quant.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -21,6 +23,10 @@ bool KernelContext::expectOperands(size_t n) const {
 
 std::optional<Tensor> KernelContext::makeResult(unsigned i) const {
   ir::Type type = op.result(i)->type();
+  // Quantized values are held in their storage type (or, while a quantized op runs on
+  // dequantized values, in the expressed type).
+  if (std::optional<QuantType> q = quantTypeOf(type))
+    type = dequantized ? q->expressedType() : q->storageType();
   if (!type.isTensor() || !type.hasStaticShape() ||
       !Tensor::isSupportedElement(type.elementType())) {
     fail("unsupported result type " + type.str());
@@ -58,9 +64,9 @@ constexpr std::string_view kComplexAware[] = {
     // Kernels with complex paths.
     "stablehlo.compare", "stablehlo.convert", "stablehlo.reduce", "stablehlo.reduce_window",
     "stablehlo.dot_general", "stablehlo.dot", "stablehlo.complex", "stablehlo.real",
-    "stablehlo.imag", "stablehlo.fft",
-    // Identity custom calls copy their operands.
-    "stablehlo.custom_call"};
+    "stablehlo.imag", "stablehlo.fft", "stablehlo.triangular_solve",
+    // Identity custom calls copy their operands; tuples hold values of any type.
+    "stablehlo.custom_call", "stablehlo.tuple", "stablehlo.get_tuple_element"};
 
 const KernelTable& kernelTable() {
   static const KernelTable table = [] {
@@ -79,6 +85,8 @@ const KernelTable& kernelTable() {
     registerComplexKernels(t);
     registerFftKernels(t);
     registerCustomCallKernels(t);
+    registerTokenKernels(t);
+    registerQuantKernels(t);
     return t;
   }();
   return table;

@@ -35,6 +35,9 @@ struct KernelContext {
   std::vector<Tensor>& results;
   support::DiagnosticSink& sink;
   RegionRunner& regions;
+  /// True while a quantized op runs on dequantized values (`runDequantized`): `makeResult` then
+  /// gives quantized results their expressed type.
+  bool dequantized = false;
 
   /// Returns true when there are exactly `n` operands, else reports and returns false (generic
   /// op syntax lets a program give any operand count).
@@ -69,6 +72,8 @@ void registerDynamicKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerComplexKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerFftKernels(std::map<std::string, Kernel, std::less<>>& table);
 void registerCustomCallKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerTokenKernels(std::map<std::string, Kernel, std::less<>>& table);
+void registerQuantKernels(std::map<std::string, Kernel, std::less<>>& table);
 
 /// Returns true for the `stablehlo.custom_call` targets the interpreter runs as identities on a
 /// device's values (`@Sharding`, `@SPMDFullToShardShape`, the `xla.sdy.*` markers, ...).

@@ -4,6 +4,7 @@
 #include "core/exec/detail/kernel.h"
 
 #include <cmath>
+#include <complex>
 
 namespace shardscope::exec::detail {
 
@@ -69,11 +70,13 @@ bool cholesky(KernelContext& ctx) {
 // ---- triangular_solve ------------------------------------------------------------------------
 
 // Solves m * x = b for x in place, m (n x n) triangular as `lower` says, b with `cols` columns.
-void substitute(const Matrix& m, int64_t n, bool lower, Matrix& b, int64_t cols) {
+// `T` is double, or std::complex<double> for complex systems.
+template <typename T>
+void substitute(const std::vector<T>& m, int64_t n, bool lower, std::vector<T>& b, int64_t cols) {
   for (int64_t step = 0; step < n; ++step) {
     int64_t i = lower ? step : n - 1 - step;
     for (int64_t c = 0; c < cols; ++c) {
-      double v = b[i * cols + c];
+      T v = b[i * cols + c];
       for (int64_t k = 0; k < n; ++k)
         if (lower ? k < i : k > i)
           v -= m[i * n + k] * b[k * cols + c];
@@ -84,17 +87,24 @@ void substitute(const Matrix& m, int64_t n, bool lower, Matrix& b, int64_t cols)
 
 struct SolveOptions {
   bool leftSide = true, lower = true, unitDiagonal = false, transpose = false;
+  bool conjugate = false; ///< ADJOINT on a complex matrix
 };
+
+double conjugated(double v) { return v; }
+std::complex<double> conjugated(std::complex<double> v) { return std::conj(v); }
 
 // One batch: builds op(a) restricted to its triangle and solves; a right-side solve x op(a) = b
 // is the left-side solve op(a)^T x^T = b^T.
-Matrix solveOne(const Matrix& a, int64_t n, Matrix b, int64_t rows, int64_t cols,
-                const SolveOptions& o) {
-  Matrix m(static_cast<size_t>(n * n), 0.0);
+template <typename T>
+std::vector<T> solveOne(const std::vector<T>& a, int64_t n, std::vector<T> b, int64_t rows,
+                        int64_t cols, const SolveOptions& o) {
+  std::vector<T> m(static_cast<size_t>(n * n), T(0.0));
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
       bool inTriangle = o.lower ? j <= i : j >= i;
-      double v = i == j && o.unitDiagonal ? 1.0 : (inTriangle ? a[i * n + j] : 0.0);
+      T v = i == j && o.unitDiagonal ? T(1.0) : (inTriangle ? a[i * n + j] : T(0.0));
+      if (o.conjugate)
+        v = conjugated(v);
       bool transposed = o.transpose != !o.leftSide;
       (transposed ? m[j * n + i] : m[i * n + j]) = v;
     }
@@ -103,7 +113,7 @@ Matrix solveOne(const Matrix& a, int64_t n, Matrix b, int64_t rows, int64_t cols
     substitute(m, n, lowerNow, b, cols);
     return b;
   }
-  Matrix bt(b.size());
+  std::vector<T> bt(b.size());
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
       bt[j * rows + i] = b[i * cols + j];
@@ -120,7 +130,8 @@ bool triangularSolve(KernelContext& ctx) {
   std::optional<Tensor> out = ctx.makeResult(0);
   const Tensor& a = ctx.operands[0];
   const Tensor& b = ctx.operands[1];
-  if (!out || !expectFloat(ctx, a))
+  bool isComplex = ir::isComplexElement(a.elementType());
+  if (!out || (!isComplex && !expectFloat(ctx, a)))
     return false;
   SolveOptions o;
   o.leftSide = ir::stablehlo::boolAttr(ctx.op, "left_side").value_or(false);
@@ -130,6 +141,7 @@ bool triangularSolve(KernelContext& ctx) {
   if (transpose != "NO_TRANSPOSE" && transpose != "TRANSPOSE" && transpose != "ADJOINT")
     return ctx.fail("expected 'transpose_a' NO_TRANSPOSE, TRANSPOSE or ADJOINT");
   o.transpose = transpose != "NO_TRANSPOSE"; // ADJOINT is TRANSPOSE for real matrices
+  o.conjugate = transpose == "ADJOINT" && isComplex;
   int64_t r = a.rank();
   bool ok = r >= 2 && b.rank() == r && b.type() == out->type() &&
             a.elementType() == b.elementType() && a.shape()[r - 1] == a.shape()[r - 2] &&
@@ -141,6 +153,18 @@ bool triangularSolve(KernelContext& ctx) {
   int64_t n = a.shape()[r - 1], rows = b.shape()[r - 2], cols = b.shape()[r - 1];
   int64_t batches = n * n == 0 || rows * cols == 0 ? 0 : b.numElements() / (rows * cols);
   for (int64_t k = 0; k < batches; ++k) {
+    if (isComplex) {
+      std::vector<std::complex<double>> am(static_cast<size_t>(n * n)),
+          bm(static_cast<size_t>(rows * cols));
+      for (int64_t i = 0; i < n * n; ++i)
+        am[i] = a.complexAt(k * n * n + i);
+      for (int64_t i = 0; i < rows * cols; ++i)
+        bm[i] = b.complexAt(k * rows * cols + i);
+      auto x = solveOne(am, n, std::move(bm), rows, cols, o);
+      for (int64_t i = 0; i < rows * cols; ++i)
+        out->setComplex(k * rows * cols + i, x[i]);
+      continue;
+    }
     Matrix am(static_cast<size_t>(n * n)), bm(static_cast<size_t>(rows * cols));
     for (int64_t i = 0; i < n * n; ++i)
       am[i] = a.floatAt(k * n * n + i);

@@ -11,6 +11,19 @@ std::unique_ptr<ir::Module> parseModule(std::string_view text, uint32_t fileId,
   return parser.parseModule();
 }
 
+ir::Attribute parseAttribute(std::string_view text, uint32_t fileId,
+                             support::DiagnosticSink& sink) {
+  detail::Parser parser(text, fileId, sink);
+  ir::Attribute attr;
+  if (!parser.parseAttribute(attr))
+    return {};
+  if (!parser.tok().is(TokenKind::Eof)) {
+    parser.emitError("unexpected text after the attribute");
+    return {};
+  }
+  return attr;
+}
+
 std::string printModule(const ir::Module& module, size_t sizeHint) {
   std::string out;
   out.reserve(sizeHint + sizeHint / 8);

@@ -17,6 +17,11 @@ namespace shardscope::io::mlir {
 std::unique_ptr<ir::Module> parseModule(std::string_view text, uint32_t fileId,
                                         support::DiagnosticSink& sink);
 
+/// Parses one attribute written as MLIR text (`[dense<1> : tensor<2xi32>]`, `4.0 : f32`); the
+/// whole text must be the attribute. Returns a null attribute after reporting to `sink`.
+ir::Attribute parseAttribute(std::string_view text, uint32_t fileId,
+                             support::DiagnosticSink& sink);
+
 /// Prints `module` exactly as `sdy_opt` would. `sizeHint` (e.g. the size of the parsed text)
 /// reserves the output buffer up front, which saves re-growing it for large modules.
 std::string printModule(const ir::Module& module, size_t sizeHint = 0);

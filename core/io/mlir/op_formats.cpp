@@ -171,23 +171,6 @@ void printReturnLike(Printer& p, const Operation& op) {
   p.printTypes(types);
 }
 
-// `check.expect_eq %a, %b {attrs} : type` (StableHLO's check dialect, used by interpreter tests):
-// the operands share one type; a type per operand is accepted too. Printed generically.
-bool parseCheckOp(Parser& p, OperationState& s) {
-  std::vector<UnresolvedOperand> operands;
-  std::vector<ir::NamedAttribute> attrs;
-  if (!p.parseOperandList(operands) || !p.parseOptionalAttrDict(attrs))
-    return false;
-  for (auto& a : attrs)
-    s.addAttr(a.name, Attribute(a.value), false);
-  std::vector<Type> types;
-  if (!p.expect(TokenKind::Colon, ":") || !p.parseTypeList(types))
-    return false;
-  if (types.size() == 1 && operands.size() > 1)
-    types.assign(operands.size(), types[0]);
-  return p.resolveOperands(operands, types, s.operands);
-}
-
 // `call @f(%a) {attrs} : (types) -> types`
 bool parseCall(Parser& p, OperationState& s) {
   std::string callee;
@@ -624,8 +607,7 @@ std::unordered_map<std::string_view, OpFormat> buildRegistry() {
   add({"func.func", parseFunc, printFunc, {}, nullptr, nullptr, /*isolatedFromAbove=*/true});
   add({"func.return", parseReturnLike, printReturnLike});
   add({"func.call", parseCall, printCall, {"callee"}});
-  add({"check.expect_eq", parseCheckOp, nullptr});
-  add({"check.expect_almost_eq", parseCheckOp, nullptr});
+  registerCheckFormats(add);
   add({"sdy.mesh", parseMeshOp, printMeshOp, {"sym_name", "mesh"}});
   add({"sdy.sharding_constraint", parseValueWithSharding, printValueWithSharding, {"sharding"}});
   add({"sdy.reshard", parseValueWithSharding, printValueWithSharding, {"sharding"}});

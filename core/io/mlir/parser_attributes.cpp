@@ -2,6 +2,7 @@
 #include "core/support/parse_number.h"
 #include "core/io/mlir/detail/parser.h"
 
+#include "core/ir/minifloat.h"
 #include "core/support/float16.h"
 
 #include <bit>
@@ -309,6 +310,8 @@ double floatLiteral(const std::string& text, ElementType e) {
   case ElementType::BF16:
     return support::bf16ToFloat(static_cast<uint16_t>(bits));
   default:
+    if (ir::isMiniFloat(e))
+      return ir::miniFloatToDouble(static_cast<uint8_t>(bits), e);
     return std::bit_cast<double>(bits);
   }
 }
@@ -350,6 +353,11 @@ void appendElement(std::vector<uint8_t>& raw, ElementType e, double real, double
     put(&imag, 8);
     return;
   default:
+    if (ir::isMiniFloat(e)) {
+      uint8_t b = ir::miniFloatFromDouble(real, e);
+      put(&b, 1);
+      return;
+    }
     break;
   }
   int bits = ir::elementBitWidth(e);

@@ -2,6 +2,7 @@
 
 #include "core/support/atomic_file.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -27,10 +28,12 @@ constexpr DescrEntry kDescrs[] = {
     {ir::ElementType::I16, "<i2"},  {ir::ElementType::I32, "<i4"},  {ir::ElementType::I64, "<i8"},
     {ir::ElementType::UI8, "|u1"},  {ir::ElementType::UI16, "<u2"}, {ir::ElementType::UI32, "<u4"},
     {ir::ElementType::UI64, "<u8"},
+    {ir::ElementType::Complex64, "<c8"}, {ir::ElementType::Complex128, "<c16"},
 };
 
 size_t storageBytes(ir::ElementType element) {
-  return element == ir::ElementType::I1 ? 1 : static_cast<size_t>(ir::elementBitWidth(element) / 8);
+  // One byte per element below 8 bits (i1, i2, i4, the 6- and 4-bit floats), as in memory.
+  return static_cast<size_t>(std::max(8, ir::elementBitWidth(element)) / 8);
 }
 
 std::optional<ir::ElementType> elementOf(std::string_view descr) {

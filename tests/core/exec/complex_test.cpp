@@ -360,7 +360,7 @@ TEST(ComplexElementwiseTest, OpsWithoutAComplexFormAreLocatedErrors) {
   EXPECT_NE(message.find("'stablehlo.floor'"), std::string::npos) << message;
   EXPECT_NE(message.find("complex"), std::string::npos) << message;
   message =
-      runError(binaryProgram("stablehlo.maximum", type), {c64({1}, {{1, 1}}), c64({1}, {{2, 2}})});
+      runError(binaryProgram("stablehlo.remainder", type), {c64({1}, {{1, 1}}), c64({1}, {{2, 2}})});
   EXPECT_NE(message.find("complex"), std::string::npos) << message;
   // A kernel without a complex path (clamp) rejects complex operands instead of reading them as
   // real numbers.
@@ -371,6 +371,18 @@ TEST(ComplexElementwiseTest, OpsWithoutAComplexFormAreLocatedErrors) {
 )";
   message = runError(clamp, {c64({1}, {{1, 1}})});
   EXPECT_NE(message.find("complex operands are not supported"), std::string::npos) << message;
+}
+
+TEST(ComplexElementwiseTest, MaximumAndMinimumOrderLexicographically) {
+  // StableHLO's reference: the real parts decide, equal real parts (0 and -0 included) let the
+  // imaginary parts decide.
+  const std::string type = "tensor<3xcomplex<f64>>";
+  std::vector<Tensor> in = {c128({3}, {{1.5, 2.5}, {1.5, 7.5}, {0.0, 1.5}}),
+                            c128({3}, {{7.5, 1.5}, {1.5, 2.5}, {-0.0, 2.5}})};
+  EXPECT_EQ(complexes(runOne(binaryProgram("stablehlo.maximum", type), in)),
+            (Complexes{{7.5, 1.5}, {1.5, 7.5}, {-0.0, 2.5}}));
+  EXPECT_EQ(complexes(runOne(binaryProgram("stablehlo.minimum", type), in)),
+            (Complexes{{1.5, 2.5}, {1.5, 2.5}, {0.0, 1.5}}));
 }
 
 // ---- convert / compare / select -----------------------------------------------------------
@@ -390,10 +402,11 @@ TEST(ComplexConvertTest, ComplexToRealTakesTheRealPart) {
   Tensor ints =
       runOne(unaryProgram("stablehlo.convert", "tensor<3xcomplex<f64>>", "tensor<3xi32>"), {z});
   EXPECT_EQ(values(ints), (std::vector<double>{1, -2, 0}));
-  // To i1: a non-zero value (in either part) is true.
+  // To i1: StableHLO's reference looks at the real part only (its convert test maps (0, 1) to
+  // false).
   Tensor b = runOne(unaryProgram("stablehlo.convert", "tensor<3xcomplex<f64>>", "tensor<3xi1>"),
                     {c128({3}, {{0, 0}, {0, 2}, {1, 0}})});
-  EXPECT_EQ(values(b), (std::vector<double>{0, 1, 1}));
+  EXPECT_EQ(values(b), (std::vector<double>{0, 0, 1}));
   // Between complex widths both parts are converted; real -> complex zeroes the imaginary part.
   Tensor narrow = runOne(
       unaryProgram("stablehlo.convert", "tensor<3xcomplex<f64>>", "tensor<3xcomplex<f32>>"), {z});

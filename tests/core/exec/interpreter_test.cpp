@@ -200,9 +200,9 @@ TEST(InterpreterElementwiseTest, UnsignedWrapAndDivision) {
 }
 
 TEST(InterpreterErrorTest, UnsupportedElementTypeIsReportedAtTheOp) {
-  const char* text = R"(func.func @main() -> tensor<2xi4> {
-  %c = stablehlo.constant dense<[1, 2]> : tensor<2xi4>
-  return %c : tensor<2xi4>
+  const char* text = R"(func.func @main() -> tensor<2xindex> {
+  %c = stablehlo.constant dense<[1, 2]> : tensor<2xindex>
+  return %c : tensor<2xindex>
 }
 )";
   support::CollectingSink sink;
@@ -211,7 +211,7 @@ TEST(InterpreterErrorTest, UnsupportedElementTypeIsReportedAtTheOp) {
   Interpreter interpreter(*module);
   EXPECT_FALSE(interpreter.run("main", {}, sink));
   ASSERT_EQ(sink.diagnostics().size(), 1u);
-  EXPECT_NE(sink.diagnostics()[0].message.find("i4"), std::string::npos);
+  EXPECT_NE(sink.diagnostics()[0].message.find("index"), std::string::npos);
   EXPECT_EQ(sink.diagnostics()[0].loc.line, 2u);
 }
 

@@ -341,5 +341,49 @@ TEST(SpmdExecutorTest, CheckCloseAndConstVariants) {
             "'check.expect_eq_const' failed: element [1] is 2, expected 3");
 }
 
+
+TEST(SpmdExecutorTest, RunParallelCarriesSendRecvAndInfeed) {
+  // Process 0 sends [1, 2] then [5, 6] on channel 1; process 1 receives them in that order, even
+  // though its second `recv` comes one step before the second `send`. Its infeed pops the grid's
+  // queue: the result of @feed.
+  const char* text = R"(func.func @send(%x: tensor<2xi64>, %t: !stablehlo.token) -> !stablehlo.token {
+  %a = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>, is_host_transfer = true} : (tensor<2xi64>, !stablehlo.token) -> !stablehlo.token
+  %c = stablehlo.constant dense<[5, 6]> : tensor<2xi64>
+  %b = "stablehlo.send"(%c, %t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 2>, is_host_transfer = true} : (tensor<2xi64>, !stablehlo.token) -> !stablehlo.token
+  return %b : !stablehlo.token
+}
+func.func @recv(%t: !stablehlo.token) -> (tensor<2xi64>, tensor<2xi64>, tensor<i32>) {
+  %r0:2 = "stablehlo.recv"(%t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 3>, is_host_transfer = true} : (!stablehlo.token) -> (tensor<2xi64>, !stablehlo.token)
+  %r1:2 = "stablehlo.recv"(%t) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 3>, is_host_transfer = true} : (!stablehlo.token) -> (tensor<2xi64>, !stablehlo.token)
+  %f:2 = "stablehlo.infeed"(%t) : (!stablehlo.token) -> (tensor<i32>, !stablehlo.token)
+  return %r0#0, %r1#0, %f#0 : tensor<2xi64>, tensor<2xi64>, tensor<i32>
+}
+func.func @feed() -> tensor<i32> {
+  %c = stablehlo.constant dense<42> : tensor<i32>
+  return %c : tensor<i32>
+}
+func.func @main() -> (tensor<2xi64>, tensor<2xi64>, tensor<i32>) {
+  %x = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+  %t = stablehlo.after_all : !stablehlo.token
+  %o:4 = "interpreter.run_parallel"(%x, %t, %t) {infeed = [@feed], programs = [[@send], [@recv]]}
+      : (tensor<2xi64>, !stablehlo.token, !stablehlo.token)
+      -> (!stablehlo.token, tensor<2xi64>, tensor<2xi64>, tensor<i32>)
+  return %o#1, %o#2, %o#3 : tensor<2xi64>, tensor<2xi64>, tensor<i32>
+})";
+  support::CollectingSink sink;
+  auto module = io::mlir::parseModule(text, 1, sink);
+  ASSERT_TRUE(module) << sink.diagnostics().at(0).message;
+  Interpreter interp(*module);
+  interp.setCommunicatorFactory(backends::local::localCommunicatorFactory());
+  auto results = interp.run("main", {}, sink);
+  ASSERT_TRUE(results.has_value()) << sink.diagnostics().at(0).message;
+  ASSERT_EQ(results->size(), 3u);
+  EXPECT_EQ((*results)[0].intAt(0), 1);
+  EXPECT_EQ((*results)[0].intAt(1), 2);
+  EXPECT_EQ((*results)[1].intAt(0), 5);
+  EXPECT_EQ((*results)[1].intAt(1), 6);
+  EXPECT_EQ((*results)[2].intAt(0), 42);
+}
+
 } // namespace
 } // namespace shardscope::exec::testing

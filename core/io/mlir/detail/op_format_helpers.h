@@ -31,4 +31,8 @@ using AddFormat = std::function<void(OpFormat)>;
 /// Adds the formats of the StableHLO ops (op_formats_stablehlo.cpp).
 void registerStablehloFormats(const AddFormat& add);
 
+/// Adds the formats of StableHLO's test dialects `check` and `interpreter`
+/// (op_formats_check.cpp).
+void registerCheckFormats(const AddFormat& add);
+
 } // namespace shardscope::io::mlir::detail

@@ -1,4 +1,8 @@
-// No @main: `interpret` has nothing to run.
+// No @main and more than one function: `interpret` cannot tell which one to run (StableHLO runs
+// `@main`, else the module's only function).
 func.func @f() {
+  return
+}
+func.func @g() {
   return
 }
