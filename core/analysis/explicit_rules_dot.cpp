@@ -76,14 +76,6 @@ std::vector<DimSpec> specsAt(const ExplicitType& t, const std::vector<int64_t>& 
   return specs;
 }
 
-// `_check_specs_match`: entries sharded on both sides must agree.
-bool specsMatch(const std::vector<DimSpec>& lhs, const std::vector<DimSpec>& rhs) {
-  for (size_t i = 0; i < lhs.size() && i < rhs.size(); ++i)
-    if (!lhs[i].empty() && !rhs[i].empty() && lhs[i] != rhs[i])
-      return false;
-  return true;
-}
-
 // `_dot_general_sharding_computation`: batch (lhs spec), lhs free, rhs free dimensions.
 std::vector<DimSpec> resultSpecs(const ExplicitType& lhs, const ExplicitType& rhs,
                                  const DotDims& dims) {
@@ -109,17 +101,14 @@ RuleOutcome inferredSharding(const RuleInput& in, const DotDims& dims) {
   const ExplicitType& rhs = in.operands[1];
   std::vector<DimSpec> lhsBatch = specsAt(lhs, dims.lhsBatch);
   std::vector<DimSpec> rhsBatch = specsAt(rhs, dims.rhsBatch);
-  if (!specsMatch(lhsBatch, rhsBatch))
+  // Batch dimensions must be sharded alike, one unsharded side included (JAX compares the
+  // specs); contracting dimensions may be sharded on one side, not on both.
+  if (lhsBatch != rhsBatch)
     return shardingTypeError("dot_general requires lhs batch dimensions and rhs batch dimensions "
-                             "to have the consistent sharding, got " +
+                             "to have the same sharding, got " +
                              specTupleRepr(lhsBatch) + " and " + specTupleRepr(rhsBatch) + ".");
   std::vector<DimSpec> lhsContracting = specsAt(lhs, dims.lhsContracting);
   std::vector<DimSpec> rhsContracting = specsAt(rhs, dims.rhsContracting);
-  std::string got = specTupleRepr(lhsContracting) + " and " + specTupleRepr(rhsContracting);
-  if (!specsMatch(lhsContracting, rhsContracting))
-    return shardingTypeError("dot_general requires contracting dimensions to have consistent "
-                             "sharding, got " +
-                             got + ".");
   for (size_t i = 0; i < lhsContracting.size(); ++i)
     if (!lhsContracting[i].empty() && !rhsContracting[i].empty())
       return shardingTypeError(

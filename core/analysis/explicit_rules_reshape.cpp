@@ -4,9 +4,10 @@
 // several input dimensions merged, or part of one split. JAX strips singleton dimensions (they
 // cannot be sharded anyway) and then accepts:
 // - a reshape that only adds or removes singleton dimensions;
-// - a split of one dimension into adjacent ones: unsharded, or sharded and the first (major)
-//   piece divisible by the number of shards, which then carries the sharding;
-// - a merge of adjacent dimensions into one: all unsharded, or only the first (major) sharded.
+// - a split of one dimension into adjacent ones: its axes are handed out to the pieces major
+//   first, each piece taking axes while its size divides by them (`split_partitions`);
+// - a merge of adjacent dimensions into one: their axes, major first, on the merged dimension,
+//   unless an unsharded dimension comes before a sharded one.
 // Everything else needs the output sharding given explicitly (`out_sharding`).
 #include "core/analysis/detail/explicit_rule_support.h"
 
@@ -100,7 +101,31 @@ std::vector<DimSpec> singletonRule(const ExplicitType& operand, const Shape& opS
   return dims;
 }
 
-// `_split_an_axis_sharding_rule`.
+// `split_partitions`: hands the axes `axes` (major first) out to the dimensions `sizes`, each
+// taking axes while what is left of its size is above 1 and divisible by the next axis. Nothing
+// when a size is not divisible or axes are left over.
+std::optional<std::vector<DimSpec>> splitPartitions(const RuleInput& in, const DimSpec& axes,
+                                                    const Shape& sizes) {
+  const std::string& mesh = in.operands[0].mesh;
+  std::vector<DimSpec> out;
+  size_t next = 0;
+  for (int64_t size : sizes) {
+    DimSpec dim;
+    while (size > 1 && next < axes.size()) {
+      int64_t axisSize = specSize(in.context, mesh, DimSpec{axes[next]});
+      if (axisSize <= 0 || size % axisSize != 0)
+        return std::nullopt;
+      size /= axisSize;
+      dim.push_back(axes[next++]);
+    }
+    out.push_back(std::move(dim));
+  }
+  if (next != axes.size())
+    return std::nullopt;
+  return out;
+}
+
+// `_split_an_axis_sharding_rule`: a split dimension's axes go to its pieces, major first.
 std::optional<std::vector<DimSpec>> splitRule(const RuleInput& in,
                                               const std::vector<Piece>& split) {
   const ExplicitType& operand = in.operands[0];
@@ -112,16 +137,17 @@ std::optional<std::vector<DimSpec>> splitRule(const RuleInput& in,
       dims.push_back(spec);
       continue;
     }
-    if (!spec.empty() && group->front() % specSize(in.context, operand.mesh, spec) != 0)
+    std::optional<std::vector<DimSpec>> pieces = splitPartitions(in, spec, *group);
+    if (!pieces)
       return std::nullopt;
-    dims.push_back(spec);
-    dims.insert(dims.end(), group->size() - 1, DimSpec());
+    dims.insert(dims.end(), pieces->begin(), pieces->end());
   }
   return dims;
 }
 
 // `_merge_an_axis_sharding_rule`: `merge` maps each result dimension to the operand sizes it
-// merges.
+// merges; the merged dimension takes their axes, major first, unless an unsharded dimension
+// comes before a sharded one.
 std::optional<std::vector<DimSpec>> mergeRule(const RuleInput& in,
                                               const std::vector<Piece>& merge) {
   const ExplicitType& operand = in.operands[0];
@@ -133,12 +159,24 @@ std::optional<std::vector<DimSpec>> mergeRule(const RuleInput& in,
       dims.push_back(operand.dims[next++]);
       continue;
     }
-    DimSpec major = operand.dims[next];
-    for (size_t k = 1; k < group->size(); ++k)
-      if (!operand.dims[next + k].empty())
-        return std::nullopt; // a minor merged dimension is sharded
+    // flatten_spec then strip_trailing_nones: an empty dimension before a sharded one is refused.
+    DimSpec axes;
+    bool gap = false;
+    for (size_t k = 0; k < group->size(); ++k) {
+      const DimSpec& spec = operand.dims[next + k];
+      if (spec.empty() && (*group)[k] != 1) {
+        gap = true;
+        continue;
+      }
+      if (!spec.empty() && gap)
+        return std::nullopt;
+      axes.insert(axes.end(), spec.begin(), spec.end());
+    }
     next += group->size();
-    dims.push_back(std::move(major));
+    std::optional<std::vector<DimSpec>> merged = splitPartitions(in, axes, {product(*group)});
+    if (!merged)
+      return std::nullopt;
+    dims.push_back(std::move(merged->front()));
   }
   return dims;
 }

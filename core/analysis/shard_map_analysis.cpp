@@ -53,6 +53,40 @@ void reportCollectives(const VarianceAnalysis& variance, const ManualComputation
   }
 }
 
+// JAX's repr of a mesh's axes and types: `'i': 2, 'j': 2, axis_types=(Manual, Auto)`.
+std::string meshRepr(const ir::Mesh& mesh, const std::vector<std::string>& manual) {
+  std::string axes, types;
+  for (const ir::MeshAxis& axis : mesh.axes) {
+    axes += (axes.empty() ? "'" : ", '") + axis.name + "': " + std::to_string(axis.size);
+    bool isManual = std::find(manual.begin(), manual.end(), axis.name) != manual.end();
+    types += (types.empty() ? "" : ", ") + std::string(isManual ? "Manual" : "Auto");
+  }
+  if (mesh.axes.size() == 1)
+    types += ",";
+  return (axes.empty() ? "()" : axes) + ", axis_types=(" + types + ")";
+}
+
+// `_shmap_checks`: a shard_map nested in another runs in the outer one's mesh context, and JAX
+// refuses a different mesh there.
+void reportNestedMesh(const VarianceAnalysis& variance, const ManualComputationView& view,
+                      support::DiagnosticSink& sink) {
+  const ManualComputationView* outer = view.parent ? variance.viewOf(*view.parent) : nullptr;
+  if (!outer || !outer->mesh.mesh || !view.mesh.mesh)
+    return;
+  auto shape = [](const ir::Mesh& m) {
+    std::vector<std::pair<std::string, int64_t>> out;
+    for (const ir::MeshAxis& axis : m.axes)
+      out.emplace_back(axis.name, axis.size);
+    return out;
+  };
+  if (shape(*outer->mesh.mesh) == shape(*view.mesh.mesh))
+    return;
+  sink.error(view.op->loc(), "The context mesh AbstractMesh(" +
+                                 meshRepr(*outer->mesh.mesh, outer->scopeAxes()) +
+                                 ") should match the mesh passed to shard_map Mesh(" +
+                                 meshRepr(*view.mesh.mesh, {}) + ")");
+}
+
 } // namespace
 
 ShardMapAnalysis analyzeShardMaps(const ir::Module& module, support::DiagnosticSink& sink) {
@@ -60,6 +94,7 @@ ShardMapAnalysis analyzeShardMaps(const ir::Module& module, support::DiagnosticS
   result.replicationErrors = checkReplication(result.variance);
   for (const ManualComputationView& view : result.variance.manualComputations()) {
     reportLocalTypes(view, sink);
+    reportNestedMesh(result.variance, view, sink);
     reportCollectives(result.variance, view, sink);
     for (const ReplicationError& error : result.replicationErrors)
       if (error.manualComputation == view.op)

@@ -274,7 +274,9 @@ TEST(ExplicitRulesTest, DotGeneralWithContractingDimsShardedOnBothSidesNeedsAnOu
   EXPECT_EQ(p->type("partial"), "f32[8@X,4]{U:Y}");
 }
 
-TEST(ExplicitRulesTest, DotGeneralNeedsConsistentBatchAndContractingShardings) {
+// jax/_src/lax/lax.py::_dot_general_sharding_rule compares the batch specs as they are (an
+// unsharded side included); contracting specs are only checked for being sharded on both sides.
+TEST(ExplicitRulesTest, DotGeneralNeedsTheSameBatchShardings) {
   auto p = typeProgram(withMesh(R"(
   func.func @main(%lhs: tensor<2x8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X"}, {}, {"Y"}]>},
                   %rhs: tensor<2x16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}, {}, {}]>},
@@ -285,9 +287,9 @@ TEST(ExplicitRulesTest, DotGeneralNeedsConsistentBatchAndContractingShardings) {
   })"));
   EXPECT_EQ(p->errors(),
             (Strings{"dot_general requires lhs batch dimensions and rhs batch dimensions to have "
-                     "the consistent sharding, got ('X',) and ('Y',).",
-                     "dot_general requires contracting dimensions to have consistent sharding, "
-                     "got ('Y',) and ('X',)."}));
+                     "the same sharding, got ('X',) and ('Y',).",
+                     "dot_general requires lhs batch dimensions and rhs batch dimensions to have "
+                     "the same sharding, got ('X',) and (None,)."}));
 }
 
 TEST(ExplicitRulesTest, DotGeneralFreeDimensionsOnTheSameAxisAreIllegal) {

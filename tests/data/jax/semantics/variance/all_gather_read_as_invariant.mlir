@@ -3,7 +3,7 @@
 // CLI check: all_gather_invariant over 'x'
 // CLI check: diagnostics: none
 // CLI transpose --linear-in 0: stablehlo.dynamic_slice
-// CLI-NOT transpose --linear-in 0: stablehlo.reduce_scatter
+// CLI-NOT transpose --linear-in 0: "stablehlo.reduce_scatter"(
 sdy.mesh @mesh = <["x"=4]>
 func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%a: tensor<2xf32>) {

@@ -2,7 +2,7 @@
 // NUMPY: r[0] = np.tile(a[0], 4)
 // CLI check: all_gather over 'x'
 // CLI-NOT check: all_gather_invariant
-// CLI transpose --linear-in 0: stablehlo.reduce_scatter
+// CLI transpose --linear-in 0: "stablehlo.reduce_scatter"(
 sdy.mesh @mesh = <["x"=4]>
 func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%a: tensor<2xf32>) {
