@@ -4,6 +4,7 @@
 // backend. Exit status 0 when everything ran and every check passed, 1 otherwise.
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
 
 #include "core/backends/local/local_communicator.h"
 #include "core/exec/interpreter.h"
@@ -15,20 +16,35 @@ namespace shardscope::cli {
 
 namespace {
 
+// The default bound on the ops one device executes: an endless loop stops with a located error
+// instead of running for hours (`--max-steps` raises it).
+constexpr int64_t kDefaultMaxSteps = 10'000'000;
+
 struct InterpretOptions {
   std::string file;
   std::string function = "main";
+  int64_t maxSteps = kDefaultMaxSteps;
+  ResourceLimits limits;
 };
 
 bool parseInterpretArgs(const std::vector<std::string>& args, InterpretOptions& o) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--interpret" || a == "-interpret") {
+    if (std::optional<bool> ok = parseLimitOption(args, i, o.limits)) {
+      if (!*ok)
+        return false;
+    } else if (a == "--interpret" || a == "-interpret") {
       continue; // accepted so that `stablehlo-translate --interpret FILE` maps onto this command
     } else if (a.starts_with("--function=")) {
       o.function = a.substr(11);
     } else if (a == "--function" && i + 1 < args.size()) {
       o.function = args[++i];
+    } else if (a.starts_with("--max-steps=") || (a == "--max-steps" && i + 1 < args.size())) {
+      std::optional<int64_t> n = parseOptionInteger(
+          "--max-steps", a == "--max-steps" ? args[++i] : a.substr(12), 1);
+      if (!n)
+        return false;
+      o.maxSteps = *n;
     } else if (o.file.empty() && (a == "-" || !a.starts_with("-"))) {
       o.file = a;
     } else {
@@ -45,7 +61,8 @@ bool parseInterpretArgs(const std::vector<std::string>& args, InterpretOptions& 
 int runInterpret(const std::vector<std::string>& args) {
   InterpretOptions options;
   if (!parseInterpretArgs(args, options)) {
-    std::fputs("usage: shardscope-cli interpret FILE [--function NAME]\n", stderr);
+    std::fputs("usage: shardscope-cli interpret FILE [--function NAME] [--max-steps N] "
+             "[--max-tensor-bytes N]\n", stderr);
     return 1;
   }
   std::unique_ptr<LoadedProgram> program = loadProgram(options.file);
@@ -64,8 +81,11 @@ int runInterpret(const std::vector<std::string>& args) {
                           "runs a function without arguments");
     return 1;
   }
+  if (!checkTensorSizes(*program->module, options.limits.maxTensorBytes, sink))
+    return 1;
   exec::Interpreter interpreter(*program->module);
   interpreter.setCommunicatorFactory(backends::local::localCommunicatorFactory());
+  interpreter.setStepLimit(options.maxSteps);
   std::optional<std::vector<exec::Tensor>> results =
       interpreter.run(options.function, {}, sink);
   if (!results || sink.hadError())

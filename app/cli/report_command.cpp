@@ -5,7 +5,9 @@
 
 #include "core/report/report.h"
 #include "core/support/atomic_file.h"
+#include "core/support/parse_number.h"
 
+#include <climits>
 #include <cstdio>
 
 namespace shardscope::cli {
@@ -71,11 +73,13 @@ bool parseReportArgs(const std::vector<std::string>& args, ReportArgs& r, std::s
     } else if (a == "--collapse-depth") {
       if (!next(value))
         return false;
-      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
-        error = "--collapse-depth needs a number, got '" + value + "'";
+      std::optional<int> depth = support::parseInteger<int>(value);
+      if (!depth || *depth < 0) {
+        error = "--collapse-depth needs a number from 0 to " + std::to_string(INT_MAX) +
+                ", got '" + value + "'";
         return false;
       }
-      r.options.collapseDepth = std::stoi(value);
+      r.options.collapseDepth = *depth;
     } else if (a == "--diff") {
       std::string second;
       if (!next(value) || !next(second))
@@ -187,10 +191,8 @@ int runReport(const std::vector<std::string>& args) {
     return 1;
   }
   release();
-  if (r.output == "-") {
-    std::fwrite(text->data(), 1, text->size(), stdout);
-    return 0;
-  }
+  if (r.output == "-")
+    return writeStdout(*text) ? 0 : 1;
   if (!support::writeFileAtomically(r.output, *text, error))
     return fail(error);
   return 0;
