@@ -28,7 +28,7 @@ func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
   %y = stablehlo.dot_general %x, %w, contracting_dims = [5] x [0] : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
   return %y : tensor<4x4xf32>
 })"),
-            "3:8: invalid 'stablehlo.dot_general': lhs batching and contracting dimensions [5] "
+            "3:3: invalid 'stablehlo.dot_general': lhs batching and contracting dimensions [5] "
             "has dimension 5 out of range for rank 2\n");
 }
 
@@ -38,7 +38,7 @@ func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4xf32> {
   %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0, 1] : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 })"),
-            "3:8: invalid 'stablehlo.dot_general': expected as many lhs as rhs contracting "
+            "3:3: invalid 'stablehlo.dot_general': expected as many lhs as rhs contracting "
             "dimensions, got 1 and 2\n");
 }
 
@@ -48,7 +48,7 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
   %t = stablehlo.transpose %x, dims = [9, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
   return %t : tensor<8x4xf32>
 })"),
-            "3:8: invalid 'stablehlo.transpose': permutation [9, 0] has dimension 9 out of range "
+            "3:3: invalid 'stablehlo.transpose': permutation [9, 0] has dimension 9 out of range "
             "for rank 2\n");
 }
 
@@ -58,7 +58,7 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
   %t = stablehlo.transpose %x, dims = [0, 0] : (tensor<4x8xf32>) -> tensor<4x4xf32>
   return %t : tensor<4x4xf32>
 })"),
-            "3:8: invalid 'stablehlo.transpose': permutation [0, 0] repeats dimension 0\n");
+            "3:3: invalid 'stablehlo.transpose': permutation [0, 0] repeats dimension 0\n");
 }
 
 TEST(AutodiffPreconditionsTest, ShortPermutationIsLocated) {
@@ -67,7 +67,7 @@ func.func @main(%x: tensor<2x4x8xf32>) -> tensor<8x2x4xf32> {
   %t = stablehlo.transpose %x, dims = [2] : (tensor<2x4x8xf32>) -> tensor<8x2x4xf32>
   return %t : tensor<8x2x4xf32>
 })"),
-            "3:8: invalid 'stablehlo.transpose': permutation has 1 entries, expected one per "
+            "3:3: invalid 'stablehlo.transpose': permutation has 1 entries, expected one per "
             "dimension (3)\n");
 }
 
@@ -77,7 +77,7 @@ func.func @main(%x: tensor<4xf32>) -> tensor<3x4xf32> {
   %b = stablehlo.broadcast_in_dim %x, dims = [6] : (tensor<4xf32>) -> tensor<3x4xf32>
   return %b : tensor<3x4xf32>
 })"),
-            "3:8: invalid 'stablehlo.broadcast_in_dim': broadcast_dimensions [6] has dimension 6 "
+            "3:3: invalid 'stablehlo.broadcast_in_dim': broadcast_dimensions [6] has dimension 6 "
             "out of range for rank 2\n");
 }
 
@@ -87,7 +87,7 @@ func.func @main(%x: tensor<8xf32>) -> tensor<4xf32> {
   %s = "stablehlo.slice"(%x) {start_indices = array<i64: 6>, limit_indices = array<i64: 14>, strides = array<i64: 2>} : (tensor<8xf32>) -> tensor<4xf32>
   return %s : tensor<4xf32>
 })"),
-            "3:8: invalid 'stablehlo.slice': slice [6, 14) of dimension 0 is out of bounds for "
+            "3:3: invalid 'stablehlo.slice': slice [6, 14) of dimension 0 is out of bounds for "
             "size 8\n");
 }
 
@@ -97,7 +97,7 @@ func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<8xf32> {
   %c = stablehlo.concatenate %x, %y, dim = 3 : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
   return %c : tensor<8xf32>
 })"),
-            "3:8: invalid 'stablehlo.concatenate': dimension 3 is out of range for rank 1\n");
+            "3:3: invalid 'stablehlo.concatenate': dimension 3 is out of range for rank 1\n");
 }
 
 TEST(AutodiffPreconditionsTest, ValidOpsStillTranspose) {
