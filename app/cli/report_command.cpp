@@ -2,6 +2,7 @@
 // atomically (a failed or interrupted run leaves no partial file).
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
 
 #include "core/report/report.h"
 #include "core/support/atomic_file.h"
@@ -39,6 +40,7 @@ struct ReportArgs {
   std::string diffWith;
   std::vector<std::string> diff;
   report::ReportOptions options;
+  ResourceLimits limits;
 };
 
 int fail(const std::string& message) {
@@ -88,6 +90,11 @@ bool parseReportArgs(const std::vector<std::string>& args, ReportArgs& r, std::s
     } else if (a == "--diff-with") {
       if (!next(r.diffWith))
         return false;
+    } else if (std::optional<bool> ok = parseLimitOption(args, i, r.limits)) {
+      if (!*ok) {
+        error = "invalid " + a.substr(0, a.find('='));
+        return false;
+      }
     } else if (a == "--run") {
       r.options.run = true;
     } else if (r.file.empty() && !a.starts_with("-")) {
@@ -166,6 +173,9 @@ int runReport(const std::vector<std::string>& args) {
   if (!program)
     return 1;
   sink.sources = &program->sources();
+  // The report lays out every device of every mesh (the mesh view, block maps).
+  if (!checkMeshDevices(program->asWritten(), r.limits.maxDevices, sink))
+    return 1;
   std::unique_ptr<session::Program> other;
   if (!r.diffWith.empty()) {
     Sink otherSink;

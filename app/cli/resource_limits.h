@@ -14,9 +14,12 @@ namespace shardscope::cli {
 
 /// The default of `--max-tensor-bytes`: the largest tensor `run`, `interpret` and `serve` create.
 inline constexpr int64_t kDefaultMaxTensorBytes = int64_t{4} << 30;
-/// The default of `--max-devices`: the most devices `partition`, `run` and `serve` lay out and
-/// run (the local backend runs a thread per device).
-inline constexpr int64_t kDefaultMaxDevices = 4096;
+/// The default of `--max-devices` for the commands that lay out every device of a mesh
+/// (`partition`, `check`, `inspect`, `report`).
+inline constexpr int64_t kDefaultMaxDevices = 65536;
+/// The default of `--max-devices` for `run` and `serve`: the local backend runs a thread per
+/// device.
+inline constexpr int64_t kDefaultMaxRunDevices = 4096;
 
 struct ResourceLimits {
   int64_t maxTensorBytes = kDefaultMaxTensorBytes;

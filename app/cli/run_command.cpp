@@ -34,7 +34,7 @@ struct RunOptions {
   std::string outputDir;
   std::string maxSteps;
   bool checkReference = false;
-  ResourceLimits limits;
+  ResourceLimits limits{kDefaultMaxTensorBytes, kDefaultMaxRunDevices};
   // --backend mpi
   std::string devicesPerRank = "0";
   std::string mpiTimeout;

@@ -37,7 +37,7 @@ struct ServeOptions {
   double mpiTimeout = 0;
   /// The longest request line accepted (`--max-line-bytes`); longer lines are refused.
   int64_t maxLineBytes = serve::kDefaultMaxLineBytes;
-  ResourceLimits limits;
+  ResourceLimits limits{kDefaultMaxTensorBytes, kDefaultMaxRunDevices};
 };
 
 // Collects the diagnostics of one request, formatted with the program's sources when known.
