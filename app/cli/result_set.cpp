@@ -52,38 +52,6 @@ void forget(std::vector<int>& slots) {
   slots.clear();
 }
 
-// The set goes to a fresh sibling directory, which then takes `dir`'s place in one rename
-// (exchanged with an existing `dir` holding only earlier results, which is then removed).
-bool writeByDirectorySwap(const fs::path& dir, bool exists,
-                          const std::vector<io::npy::Array>& arrays, std::string& error) {
-  fs::path staging = dir;
-  staging += ".tmp-shardscope-" + std::to_string(::getpid());
-  std::error_code ec;
-  fs::remove_all(staging, ec);
-  if (!fs::create_directory(staging, ec)) {
-    error = "cannot create '" + staging.string() + "': " + ec.message();
-    return false;
-  }
-  std::vector<int> slots{support::registerTemporaryFile(staging.string())};
-  bool ok = writeInto(staging, arrays, slots, error);
-  if (ok && exists) {
-    // Atomic exchange: readers see the old set or the new one, never a mix or nothing.
-    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) != 0) {
-      error = "cannot replace '" + dir.string() + "': " + std::strerror(errno);
-      ok = false;
-    }
-  } else if (ok) {
-    fs::rename(staging, dir, ec);
-    if (ec) {
-      error = "cannot create '" + dir.string() + "': " + ec.message();
-      ok = false;
-    }
-  }
-  fs::remove_all(staging, ec); // the earlier set after an exchange, or what a failure left
-  forget(slots);
-  return ok;
-}
-
 // `dir` holds other files too (it may be the working directory): every result is written to a
 // temporary file first, then all are renamed into place and earlier results beyond the new count
 // are removed. A failure before the renames changes nothing.
@@ -115,6 +83,44 @@ bool writeBesideOtherFiles(const fs::path& dir, const std::vector<io::npy::Array
         fs::remove(entry.path(), ec);
     }
   fs::remove_all(staging, ec);
+  forget(slots);
+  return ok;
+}
+
+// The set goes to a fresh sibling directory, which then takes `dir`'s place in one rename
+// (exchanged with an existing `dir` holding only earlier results, which is then removed).
+bool writeByDirectorySwap(const fs::path& dir, bool exists,
+                          const std::vector<io::npy::Array>& arrays, std::string& error) {
+  fs::path staging = dir;
+  staging += ".tmp-shardscope-" + std::to_string(::getpid());
+  std::error_code ec;
+  fs::remove_all(staging, ec);
+  if (!fs::create_directory(staging, ec)) {
+    error = "cannot create '" + staging.string() + "': " + ec.message();
+    return false;
+  }
+  std::vector<int> slots{support::registerTemporaryFile(staging.string())};
+  bool ok = writeInto(staging, arrays, slots, error);
+  if (ok && exists) {
+    // Atomic exchange: readers see the old set or the new one, never a mix or nothing.
+    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) != 0) {
+      if (errno == EINVAL || errno == ENOSYS) {
+        // A file system without atomic exchange: fall back to renaming the files in one by one.
+        fs::remove_all(staging, ec);
+        forget(slots);
+        return writeBesideOtherFiles(dir, arrays, error);
+      }
+      error = "cannot replace '" + dir.string() + "': " + std::strerror(errno);
+      ok = false;
+    }
+  } else if (ok) {
+    fs::rename(staging, dir, ec);
+    if (ec) {
+      error = "cannot create '" + dir.string() + "': " + ec.message();
+      ok = false;
+    }
+  }
+  fs::remove_all(staging, ec); // the earlier set after an exchange, or what a failure left
   forget(slots);
   return ok;
 }
