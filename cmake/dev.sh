@@ -57,7 +57,9 @@ asan)
   cmake -S "$root" -B "$root/build/asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHARDSCOPE_SANITIZE=ON \
     -DSHARDSCOPE_BUILD_GUI=OFF -DSHARDSCOPE_BUILD_BENCHMARKS=OFF >/dev/null
   cmake --build "$root/build/asan" -j"$jobs"
-  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
+  # Full stack unwinding on malloc: Open MPI allocates in components it dlopen()s and unloads, so
+  # only a full stack reaches the libraries the suppressions name.
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:fast_unwind_on_malloc=0
   export LSAN_OPTIONS=suppressions=$root/cmake/sanitizers/lsan.supp:print_suppressions=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   # Sanitized runs are several times slower: give the hostile-input bound room.
