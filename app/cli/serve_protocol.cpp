@@ -78,6 +78,10 @@ nlohmann::json parseRequest(const std::string& line, int64_t lineNumber, bool to
   } catch (const nlohmann::json::parse_error& e) {
     throw std::runtime_error(requestLoc(lineNumber, static_cast<int64_t>(std::max<size_t>(e.byte, 1))) +
                              ": " + e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // Not a syntax error but a value the parser cannot hold (a number overflowing a double, found
+    // by the serve fuzzer): the parser does not say where.
+    throw std::runtime_error(requestLoc(lineNumber, 1) + ": " + e.what());
   }
   if (!request.is_object())
     throw std::runtime_error(requestLoc(lineNumber, 1) + ": a request must be a JSON object");

@@ -111,6 +111,16 @@ TEST(ServeProtocol, ParseErrorsAreLocatedAtTheirByte) {
   }
 }
 
+TEST(ServeProtocol, NumbersTooLargeForADoubleAreLocatedErrors) {
+  // nlohmann::json throws out_of_range, not parse_error, for these (found by the serve fuzzer).
+  try {
+    shardscope::cli::serve::parseRequest("{\"id\": 66666666666e6666666666}", 4, false, 100);
+    FAIL() << "an overflowing number was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, 12), "<stdin>:4:1:");
+  }
+}
+
 TEST(NpyCheck, TruncatedAndOverflowingHeadersAreErrors) {
   // A header whose shape overflows 64 bits, and one that promises more bytes than follow.
   for (std::string shape : {"(4611686018427387904, 4611686018427387904)", "(1000,)"}) {
