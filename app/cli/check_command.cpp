@@ -1,6 +1,7 @@
 // `shardscope-cli check`: a human summary of a program's meshes, values and shardings.
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
 
 #include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
@@ -255,20 +256,40 @@ bool reportDiagnostics(const LoadedProgram& program,
 } // namespace
 
 int runCheck(const std::vector<std::string>& args) {
-  if (args.size() != 1) {
-    std::fprintf(stderr, "shardscope-cli: error: usage: shardscope-cli check FILE\n");
+  std::string file;
+  ResourceLimits limits;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (std::optional<bool> ok = parseLimitOption(args, i, limits)) {
+      if (!*ok)
+        return 1;
+    } else if (file.empty()) {
+      file = args[i];
+    } else {
+      file.clear();
+      break;
+    }
+  }
+  if (file.empty()) {
+    std::fprintf(stderr, "shardscope-cli: error: usage: shardscope-cli check FILE "
+                         "[--max-devices N]\n");
     return 1;
   }
-  std::unique_ptr<LoadedProgram> program = loadProgram(args[0]);
+  std::unique_ptr<LoadedProgram> program = loadProgram(file);
   if (!program)
     return 1;
+  {
+    // The block maps below visit every device of every mesh.
+    StderrSink sink(program->sources);
+    if (!checkMeshDevices(*program->module, limits.maxDevices, sink))
+      return 1;
+  }
   // Variance types, implicit pbroadcasts and the replication check of manual computations.
   support::CollectingSink diagnostics;
   analysis::ShardMapAnalysis shardMaps = analysis::analyzeShardMaps(*program->module, diagnostics);
   // Under explicit sharding, the ops JAX would reject while tracing (`types` shows every type).
   if (program->module->op().hasAttr(analysis::kAxisTypesAttr))
     analysis::computeExplicitTypes(*program->module, {}, diagnostics);
-  std::printf("program: %s\n", args[0].c_str());
+  std::printf("program: %s\n", file.c_str());
   std::printf("form: %s\n", std::string(session::inputFormDescription(program->form)).c_str());
   printMeshes(*program->module);
   for (const ir::Operation* fn : program->module->functions())

@@ -2,6 +2,7 @@
 // of one tensor, in the spirit of `jax.debug.visualize_array_sharding` but for any rank.
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
 
 #include "core/ir/attribute.h"
 #include "core/sharding/notation.h"
@@ -20,6 +21,7 @@ struct InspectOptions {
   std::string file;
   std::string value;
   std::string function;
+  ResourceLimits limits;
 };
 
 bool parseInspectArgs(const std::vector<std::string>& args, InspectOptions& o) {
@@ -31,7 +33,10 @@ bool parseInspectArgs(const std::vector<std::string>& args, InspectOptions& o) {
       out = args[++i];
       return true;
     };
-    if (a == "--value" || a == "-value") {
+    if (std::optional<bool> ok = parseLimitOption(args, i, o.limits)) {
+      if (!*ok)
+        return false;
+    } else if (a == "--value" || a == "-value") {
       if (!takeValue(o.value))
         return false;
     } else if (a.starts_with("--value=")) {
@@ -231,12 +236,18 @@ int runInspect(const std::vector<std::string>& args) {
   InspectOptions options;
   if (!parseInspectArgs(args, options)) {
     std::fprintf(stderr, "shardscope-cli: error: usage: shardscope-cli inspect FILE --value NAME "
-                         "[--function NAME]\n");
+                         "[--function NAME] [--max-devices N]\n");
     return 1;
   }
   std::unique_ptr<LoadedProgram> program = loadProgram(options.file);
   if (!program)
     return 1;
+  {
+    // The block map lists every device of the value's mesh.
+    StderrSink sink(program->sources);
+    if (!checkMeshDevices(*program->module, options.limits.maxDevices, sink))
+      return 1;
+  }
   std::vector<NamedValue> matches = findValuesByName(*program, options.value, options.function);
   if (matches.empty()) {
     std::fprintf(stderr, "shardscope-cli: error: no value named '%s'%s%s (values print as %%argN, %%N, "

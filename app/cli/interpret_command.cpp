@@ -6,6 +6,7 @@
 #include "app/cli/cli_support.h"
 #include "app/cli/interpret_support.h"
 #include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
 
 #include "core/backends/local/local_communicator.h"
 #include "core/exec/interpreter.h"
@@ -18,8 +19,14 @@ namespace shardscope::cli {
 
 namespace {
 
+// The default bound on the ops one device executes: an endless loop stops with a located error
+// instead of running for hours (`--max-steps` raises it).
+constexpr int64_t kDefaultMaxSteps = 10'000'000;
+
 struct InterpretOptions {
   std::string file;
+  int64_t maxSteps = kDefaultMaxSteps;
+  ResourceLimits limits;
   std::string function; ///< empty: StableHLO's entry-function rule
   std::string args;     ///< `--args=[dense<...> : tensor<...>, ...]`
   bool argsGiven = false;
@@ -56,7 +63,16 @@ bool isFlag(std::string_view a, std::string_view name) {
 bool parseInterpretArgs(const std::vector<std::string>& args, InterpretOptions& o) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (isFlag(a, "interpret")) {
+    std::string steps;
+    if (std::optional<bool> ok = parseLimitOption(args, i, o.limits)) {
+      if (!*ok)
+        return false;
+    } else if (takeValue(args, i, "max-steps", steps)) {
+      std::optional<int64_t> n = parseOptionInteger("--max-steps", steps, 1);
+      if (!n)
+        return false;
+      o.maxSteps = *n;
+    } else if (isFlag(a, "interpret")) {
       continue; // accepted so that `stablehlo-translate --interpret FILE` maps onto this command
     } else if (isFlag(a, "interpreter-print-dense")) {
       o.printDense = true;
@@ -151,8 +167,11 @@ bool interpretProgram(LoadedProgram& program, const InterpretOptions& o, std::st
                                 " but entry function expected " + params[i].str());
       return false;
     }
+  if (!checkTensorSizes(*program.module, o.limits.maxTensorBytes, sink))
+    return false;
   exec::Interpreter interpreter(*program.module);
   interpreter.setCommunicatorFactory(backends::local::localCommunicatorFactory());
+  interpreter.setStepLimit(o.maxSteps);
   InterpreterIo io(o.probeDir, program);
   interpreter.setHooks(io.hooks());
   std::optional<std::vector<exec::Tensor>> results =
@@ -173,7 +192,7 @@ int runInterpret(const std::vector<std::string>& args) {
   if (!parseInterpretArgs(args, options)) {
     std::fputs("usage: shardscope-cli interpret FILE [--function NAME] [--args=[dense<...> : "
                "tensor<...>, ...]] [--probe-output-dir=DIR] [--interpreter-print-dense] "
-               "[--split-input-file]\n",
+               "[--split-input-file] [--max-steps N] [--max-tensor-bytes N]\n",
                stderr);
     return 1;
   }

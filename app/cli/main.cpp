@@ -3,8 +3,11 @@
 
 #include "core/pipeline/pass_manager.h"
 #include "core/support/allocator.h"
+#include "core/support/atomic_file.h"
 
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -59,8 +62,9 @@ commands:
 
 } // namespace
 
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+namespace {
+
+int dispatch(std::vector<std::string> args) {
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
     return args.empty() ? 1 : 0;
@@ -103,4 +107,28 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr, "shardscope-cli: error: unknown command '%s'\n%s", command.c_str(), kUsage);
   return 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  // A temporary output file is removed when the command is interrupted.
+  shardscope::support::removeTemporaryFilesOnSignal();
+  int code = 1;
+  // The commands report bad input as located errors; what still escapes as an exception (memory
+  // exhausted by a huge but valid program, a failure of the standard library) ends the command
+  // with a message and exit 1, never with std::terminate.
+  try {
+    code = dispatch(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "shardscope-cli: error: out of memory (the program or its data is too "
+                         "large for this machine)\n");
+    code = 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shardscope-cli: error: %s\n", e.what());
+    code = 1;
+  }
+  if (!shardscope::cli::finishStdout())
+    code = 1;
+  return code;
 }

@@ -11,39 +11,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 namespace shardscope::cli {
-
-bool readInputText(const std::string& path, std::string& text, std::string& error) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-    return true;
-  }
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    error = "could not open input file '" + path + "': no such file";
-    return false;
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    error = "'" + path + "' is a directory, not a program file";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "could not open input file '" + path + "'";
-    return false;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return true;
-}
 
 bool readInput(const std::string& path, std::string& text) {
   std::string error;
@@ -54,10 +23,8 @@ bool readInput(const std::string& path, std::string& text) {
 }
 
 bool writeOutput(const std::string& path, const std::string& text) {
-  if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return true;
-  }
+  if (path.empty() || path == "-")
+    return writeStdout(text);
   std::string error;
   if (!support::writeFileAtomically(path, text, error)) {
     std::fprintf(stderr, "shardscope-cli: error: %s\n", error.c_str());

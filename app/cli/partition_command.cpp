@@ -3,6 +3,7 @@
 // there and what it costs under the ring model.
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
 
 #include "core/analysis/collective_cost.h"
 #include "core/io/mlir/mlir.h"
@@ -83,14 +84,19 @@ void printTable(const session::Program& program, const analysis::CostSummary& co
 
 int runPartition(const std::vector<std::string>& args) {
   PartitionOptions o;
-  for (const std::string& a : args) {
-    if (a == "--collectives-only")
+  ResourceLimits limits;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (std::optional<bool> ok = parseLimitOption(args, i, limits)) {
+      if (!*ok)
+        return 1;
+    } else if (a == "--collectives-only")
       o.printProgram = false;
     else if (o.file.empty() && (a == "-" || !a.starts_with("-")))
       o.file = a;
     else {
       std::fprintf(stderr, "shardscope-cli: error: unexpected argument '%s'\nusage: "
-                           "shardscope-cli partition FILE [--collectives-only]\n",
+                           "shardscope-cli partition FILE [--collectives-only] [--max-devices N]\n",
                    a.c_str());
       return 1;
     }
@@ -113,6 +119,9 @@ int runPartition(const std::vector<std::string>& args) {
   if (!program)
     return 1;
   sink.sources = &program->sources();
+  // Partitioning lays out every device: refuse a mesh too large to finish first.
+  if (!checkMeshDevices(program->asWritten(), limits.maxDevices, sink))
+    return 1;
   const ir::Module* global = program->stage(session::Stage::Partitioned, sink);
   if (!global)
     return 1;

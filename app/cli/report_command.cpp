@@ -2,10 +2,13 @@
 // atomically (a failed or interrupted run leaves no partial file).
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
 
 #include "core/report/report.h"
 #include "core/support/atomic_file.h"
+#include "core/support/parse_number.h"
 
+#include <climits>
 #include <cstdio>
 
 namespace shardscope::cli {
@@ -37,6 +40,7 @@ struct ReportArgs {
   std::string diffWith;
   std::vector<std::string> diff;
   report::ReportOptions options;
+  ResourceLimits limits;
 };
 
 int fail(const std::string& message) {
@@ -71,11 +75,13 @@ bool parseReportArgs(const std::vector<std::string>& args, ReportArgs& r, std::s
     } else if (a == "--collapse-depth") {
       if (!next(value))
         return false;
-      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
-        error = "--collapse-depth needs a number, got '" + value + "'";
+      std::optional<int> depth = support::parseInteger<int>(value);
+      if (!depth || *depth < 0) {
+        error = "--collapse-depth needs a number from 0 to " + std::to_string(INT_MAX) +
+                ", got '" + value + "'";
         return false;
       }
-      r.options.collapseDepth = std::stoi(value);
+      r.options.collapseDepth = *depth;
     } else if (a == "--diff") {
       std::string second;
       if (!next(value) || !next(second))
@@ -84,6 +90,11 @@ bool parseReportArgs(const std::vector<std::string>& args, ReportArgs& r, std::s
     } else if (a == "--diff-with") {
       if (!next(r.diffWith))
         return false;
+    } else if (std::optional<bool> ok = parseLimitOption(args, i, r.limits)) {
+      if (!*ok) {
+        error = "invalid " + a.substr(0, a.find('='));
+        return false;
+      }
     } else if (a == "--run") {
       r.options.run = true;
     } else if (r.file.empty() && !a.starts_with("-")) {
@@ -162,6 +173,9 @@ int runReport(const std::vector<std::string>& args) {
   if (!program)
     return 1;
   sink.sources = &program->sources();
+  // The report lays out every device of every mesh (the mesh view, block maps).
+  if (!checkMeshDevices(program->asWritten(), r.limits.maxDevices, sink))
+    return 1;
   std::unique_ptr<session::Program> other;
   if (!r.diffWith.empty()) {
     Sink otherSink;
@@ -187,10 +201,8 @@ int runReport(const std::vector<std::string>& args) {
     return 1;
   }
   release();
-  if (r.output == "-") {
-    std::fwrite(text->data(), 1, text->size(), stdout);
-    return 0;
-  }
+  if (r.output == "-")
+    return writeStdout(*text) ? 0 : 1;
   if (!support::writeFileAtomically(r.output, *text, error))
     return fail(error);
   return 0;

@@ -3,6 +3,8 @@
 // reference run, and writes the results as .npy files and the execution trace.
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
+#include "app/cli/result_set.h"
 
 #include "core/io/npy/npy.h"
 #include "core/session/execution.h"
@@ -32,6 +34,7 @@ struct RunOptions {
   std::string outputDir;
   std::string maxSteps;
   bool checkReference = false;
+  ResourceLimits limits{kDefaultMaxTensorBytes, kDefaultMaxRunDevices};
   // --backend mpi
   std::string devicesPerRank = "0";
   std::string mpiTimeout;
@@ -57,7 +60,12 @@ bool parseRunArgs(const std::vector<std::string>& args, RunOptions& o, std::stri
       }
       return false;
     };
-    if (value("--function", o.function) || value("--stage", o.stage) ||
+    if (std::optional<bool> ok = parseLimitOption(args, i, o.limits)) {
+      if (!*ok) {
+        error = "invalid " + a.substr(0, a.find('='));
+        return false;
+      }
+    } else if (value("--function", o.function) || value("--stage", o.stage) ||
         value("--backend", o.backend) || value("--inputs", o.inputs) ||
         value("--trace", o.trace) || value("--output-dir", o.outputDir) ||
         value("--max-steps", o.maxSteps) ||
@@ -86,29 +94,13 @@ int fail(const std::string& message) {
   return 1;
 }
 
-// Writes every result, or none: a failure removes the files already written.
+// Writes every result as one set (see result_set.h).
 bool writeResults(const std::string& dir, const std::vector<exec::Tensor>& results,
                   std::string& error) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) {
-    error = "cannot create '" + dir + "': " + ec.message();
-    return false;
-  }
-  std::vector<std::string> written;
-  for (size_t i = 0; i < results.size(); ++i) {
-    const exec::Tensor& t = results[i];
-    io::npy::Array array{t.elementType(), t.shape(), {t.bytes().begin(), t.bytes().end()}};
-    std::string path = (std::filesystem::path(dir) / ("result_" + std::to_string(i) + ".npy"))
-                           .string();
-    if (!io::npy::write(path, array, error)) {
-      for (const std::string& done : written)
-        std::filesystem::remove(done, ec);
-      return false;
-    }
-    written.push_back(path);
-  }
-  return true;
+  std::vector<io::npy::Array> arrays;
+  for (const exec::Tensor& t : results)
+    arrays.push_back({t.elementType(), t.shape(), {t.bytes().begin(), t.bytes().end()}});
+  return writeResultSet(dir, arrays, error);
 }
 
 } // namespace
@@ -136,7 +128,8 @@ int runRun(const std::vector<std::string>& args) {
   if (!parseRunArgs(args, o, error))
     return fail(error + "\nusage: shardscope-cli run FILE [--function NAME] [--stage STAGE] "
                         "[--backend local|mpi] [--devices-per-rank K] [--inputs SPEC] "
-                        "[--check-reference] [--trace OUT.json] [--output-dir DIR]");
+                        "[--check-reference] [--trace OUT.json] [--output-dir DIR] "
+                        "[--max-steps N] [--max-tensor-bytes N] [--max-devices N]");
   MpiRun mpi;
   if (o.backend == "local")
     return runRunBody(o, mpi);
@@ -144,19 +137,37 @@ int runRun(const std::vector<std::string>& args) {
   if (o.backend == "mpi") {
     // Every rank runs this command; rank 0 drives and prints, the others follow silently and
     // speak only when they fail.
+    // Options are checked before MPI starts: every rank sees the same arguments and fails alike.
+    std::optional<int64_t> devicesPerRank = parseOptionInteger("--devices-per-rank",
+                                                               o.devicesPerRank);
+    std::optional<int64_t> crashRank = parseOptionInteger("--debug-crash-rank", o.crashRank, -1,
+                                                          INT32_MAX);
+    std::optional<int64_t> crashStep = parseOptionInteger("--debug-crash-step", o.crashStep, -1);
+    std::optional<int64_t> failRank = parseOptionInteger("--debug-fail-rank", o.failRank, -1,
+                                                         INT32_MAX);
+    std::optional<int64_t> failStep = parseOptionInteger("--debug-fail-step", o.failStep, -1);
+    std::optional<int64_t> hangRank = parseOptionInteger("--debug-hang-rank", o.hangRank, -1,
+                                                         INT32_MAX);
+    std::optional<int64_t> hangStep = parseOptionInteger("--debug-hang-step", o.hangStep, -1);
+    std::optional<double> timeout =
+        o.mpiTimeout.empty() ? std::optional<double>(0) : parsePositiveSeconds(o.mpiTimeout);
+    if (!timeout)
+      return fail("--mpi-timeout '" + o.mpiTimeout + "': expected a positive number of seconds");
+    if (!devicesPerRank || !crashRank || !crashStep || !failRank || !failStep || !hangRank ||
+        !hangStep)
+      return 1;
     backends::mpi::MpiWorld& world = backends::mpi::MpiWorld::init();
     mpi.active = true;
     mpi.driver = world.rank() == 0;
-    mpi.options.devicesPerRank = std::atoll(o.devicesPerRank.c_str());
-    mpi.options.crashRank = std::atoi(o.crashRank.c_str());
-    mpi.options.crashStep = std::atoll(o.crashStep.c_str());
-    mpi.options.failRank = std::atoi(o.failRank.c_str());
-    mpi.options.failStep = std::atoll(o.failStep.c_str());
-    mpi.options.hangRank = std::atoi(o.hangRank.c_str());
-    mpi.options.hangStep = std::atoll(o.hangStep.c_str());
-    if (!o.mpiTimeout.empty())
-      world.setTimeout(std::chrono::milliseconds(
-          static_cast<int64_t>(std::atof(o.mpiTimeout.c_str()) * 1000)));
+    mpi.options.devicesPerRank = *devicesPerRank;
+    mpi.options.crashRank = static_cast<int>(*crashRank);
+    mpi.options.crashStep = *crashStep;
+    mpi.options.failRank = static_cast<int>(*failRank);
+    mpi.options.failStep = *failStep;
+    mpi.options.hangRank = static_cast<int>(*hangRank);
+    mpi.options.hangStep = *hangStep;
+    if (*timeout > 0)
+      world.setTimeout(std::chrono::milliseconds(static_cast<int64_t>(*timeout * 1000)));
     if (!mpi.driver && !std::freopen("/dev/null", "w", stdout))
       world.fail("cannot silence standard output");
     int code = 1;
@@ -210,6 +221,9 @@ int runRunBody(const RunOptions& o, MpiRun& mpi) {
     return 1;
   }
   sink.sources = &program->sources();
+  if (!checkMeshDevices(program->asWritten(), o.limits.maxDevices, tracking) ||
+      !checkTensorSizes(program->asWritten(), o.limits.maxTensorBytes, tracking))
+    return 1;
 
   session::ExecutionOptions options;
   if (!o.maxSteps.empty()) {
@@ -236,7 +250,11 @@ int runRunBody(const RunOptions& o, MpiRun& mpi) {
   }
 #endif
   auto execution = session::Execution::create(*program, options, tracking);
-  if (!execution || !execution->setInputs(*spec))
+  if (!execution)
+    return 1;
+  // The program that runs (per device, or a gradient) may hold other tensors than the source.
+  if (!checkTensorSizes(execution->module(), o.limits.maxTensorBytes, tracking) ||
+      !execution->setInputs(*spec))
     return 1;
 
   std::string fn(ir::func::name(execution->function()));

@@ -3,9 +3,13 @@
 // it as a child process; under `mpirun -np N shardscope-cli serve --backend mpi` rank 0 speaks
 // the protocol and drives the other ranks, which follow silently. See SERVE_PROTOCOL.md.
 #include "app/cli/cli_support.h"
+#include "app/cli/program.h"
+#include "app/cli/resource_limits.h"
+#include "app/cli/serve_protocol.h"
 
 #include "core/io/mlir/mlir.h"
 #include "core/session/execution.h"
+#include "core/support/parse_number.h"
 
 #ifdef SHARDSCOPE_HAVE_MPI
 #include "core/backends/mpi/mpi_coordinator.h"
@@ -13,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +35,9 @@ struct ServeOptions {
   std::string backend = "local";
   int64_t devicesPerRank = 0;
   double mpiTimeout = 0;
+  /// The longest request line accepted (`--max-line-bytes`); longer lines are refused.
+  int64_t maxLineBytes = serve::kDefaultMaxLineBytes;
+  ResourceLimits limits{kDefaultMaxTensorBytes, kDefaultMaxRunDevices};
 };
 
 // Collects the diagnostics of one request, formatted with the program's sources when known.
@@ -103,26 +111,18 @@ json tensorJson(const exec::Tensor& t, int64_t maxElements) {
           {"truncated", t.numElements() > maxElements}};
 }
 
-// Reads lines from stdin without blocking forever, so that an MPI driver keeps noticing failed
-// ranks while its client is idle.
+// Reads request lines from stdin without blocking forever, so that an MPI driver keeps noticing
+// failed ranks while its client is idle.
 class LineReader {
 public:
-  explicit LineReader(std::function<void()> idle) : m_idle(std::move(idle)) {}
-  bool next(std::string& line) {
-    while (true) {
-      size_t nl = m_buffer.find('\n');
-      if (nl != std::string::npos) {
-        line = m_buffer.substr(0, nl);
-        m_buffer.erase(0, nl + 1);
-        return true;
-      }
-      if (m_eof) {
-        if (m_buffer.empty())
-          return false;
-        line = std::move(m_buffer);
-        m_buffer.clear();
-        return true;
-      }
+  LineReader(std::function<void()> idle, int64_t maxBytes)
+      : m_idle(std::move(idle)), m_framer(maxBytes) {}
+  /// The next line in `line`; false at the end of the input. `tooLong` tells that the line
+  /// exceeded the limit (`line` is then empty).
+  bool next(std::string& line, bool& tooLong) {
+    while (!m_framer.next(line, tooLong)) {
+      if (m_framer.atEnd())
+        return false;
       pollfd fd{STDIN_FILENO, POLLIN, 0};
       int ready = poll(&fd, 1, 200);
       if (ready == 0) {
@@ -130,19 +130,22 @@ public:
           m_idle();
         continue;
       }
-      char chunk[4096];
+      char chunk[65536];
       ssize_t n = read(STDIN_FILENO, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR)
+        continue;
       if (n <= 0)
-        m_eof = true;
+        m_framer.finish();
       else
-        m_buffer.append(chunk, static_cast<size_t>(n));
+        m_framer.append(std::string_view(chunk, static_cast<size_t>(n)));
     }
+    return true;
   }
+  int64_t lineNumber() const { return m_framer.lineNumber(); }
 
 private:
   std::function<void()> m_idle;
-  std::string m_buffer;
-  bool m_eof = false;
+  serve::LineFramer m_framer;
 };
 
 class Server {
@@ -168,6 +171,10 @@ private:
 
   ServeOptions m_options;
   bool m_mpi = false;
+  // The sources of the program being loaded or run. It is replaced at every load, before the old
+  // program is dropped, and outlives the load: diagnostics of a failed load are formatted with
+  // it, never with the sources of a program that is gone.
+  std::unique_ptr<support::SourceManager> m_sources = std::make_unique<support::SourceManager>();
   std::unique_ptr<session::Program> m_program;
   std::unique_ptr<session::Execution> m_execution;
   std::unordered_map<const ir::Value*, std::string> m_names;
@@ -195,8 +202,9 @@ void Server::dropExecution() {
 bool Server::makeExecution(const SessionSpec& spec, support::DiagnosticSink& sink, bool driver) {
   dropExecution();
   m_program.reset();
-  m_program = session::Program::load(spec.path, sink);
-  if (!m_program)
+  m_program = loadSessionProgram(spec.path, *m_sources, sink);
+  if (!m_program || !checkMeshDevices(m_program->asWritten(), m_options.limits.maxDevices, sink) ||
+      !checkTensorSizes(m_program->asWritten(), m_options.limits.maxTensorBytes, sink))
     return false;
   std::optional<session::Stage> stage = session::parseStage(spec.stage);
   if (!stage) {
@@ -228,6 +236,8 @@ bool Server::makeExecution(const SessionSpec& spec, support::DiagnosticSink& sin
   m_execution = session::Execution::create(*m_program, options, sink);
   if (!m_execution)
     return false;
+  if (!checkTensorSizes(m_execution->module(), m_options.limits.maxTensorBytes, sink))
+    return false;
   m_names = io::mlir::printedValueNames(m_execution->module());
   std::string error;
   std::optional<session::InputSpec> inputs = session::parseInputSpec(spec.inputs, error);
@@ -243,11 +253,12 @@ json Server::load(const json& request, CollectSink& sink) {
   if (spec.path.empty())
     throw std::runtime_error("load needs \"path\"");
   m_spec = spec;
+  m_sources = std::make_unique<support::SourceManager>();
+  sink.sources = m_sources.get();
   if (!makeExecution(spec, sink, /*driver=*/true)) {
     m_execution.reset();
     throw std::runtime_error("cannot load '" + spec.path + "'");
   }
-  sink.sources = &m_program->sources();
   const ir::Operation& fn = m_execution->function();
   json args = json::array();
   for (const exec::Tensor& t : m_execution->inputs())
@@ -532,19 +543,19 @@ int Server::run() {
   if (m_mpi)
     idle = [] { backends::mpi::MpiWorld::init().checkAbort(); };
 #endif
-  LineReader reader(idle);
+  LineReader reader(idle, m_options.maxLineBytes);
   std::string line;
-  while (reader.next(line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos)
+  bool tooLong = false;
+  while (reader.next(line, tooLong)) {
+    if (!tooLong && line.find_first_not_of(" \t\r") == std::string::npos)
       continue;
     json response;
     CollectSink sink;
-    sink.sources = m_program ? &m_program->sources() : nullptr;
+    sink.sources = m_sources.get();
     bool quit = false;
     try {
-      json request = json::parse(line);
-      if (!request.is_object())
-        throw std::runtime_error("a request must be a JSON object");
+      json request =
+          serve::parseRequest(line, reader.lineNumber(), tooLong, m_options.maxLineBytes);
       response["id"] = request.contains("id") ? request["id"] : json(nullptr);
       quit = request.value("cmd", "") == "quit";
       json body = quit ? json::object() : handle(request, sink);
@@ -558,9 +569,11 @@ int Server::run() {
       response["error"] = e.what();
     }
     response["diagnostics"] = sink.messages;
-    std::string text = response.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    if (!writeStdout(serve::responseLine(response))) {
+      // The client is gone or the output is full: nobody can read further responses.
+      dropExecution();
+      return 1;
+    }
     if (quit)
       break;
   }
@@ -576,6 +589,7 @@ int Server::follow() {
   while (std::optional<std::string> payload = backends::mpi::MpiCoordinator::receiveSession(world)) {
     SessionSpec spec = SessionSpec::fromJson(json::parse(*payload));
     support::CollectingSink sink;
+    m_sources = std::make_unique<support::SourceManager>();
     bool ok = makeExecution(spec, sink, /*driver=*/false) && m_execution->start();
     if (!ok) {
       if (!m_startedTogether && !backends::mpi::MpiCoordinator::failedTogether())
@@ -605,15 +619,35 @@ int runServe(const std::vector<std::string>& args) {
         return a.substr(flag.size() + 1);
       return std::nullopt;
     };
-    if (auto v = value("--backend")) {
+    auto bad = [&](const std::string& flag, const std::string& v, const char* expected) {
+      std::fprintf(stderr, "shardscope-cli: error: %s '%s': expected %s\n", flag.c_str(),
+                   v.c_str(), expected);
+      return 1;
+    };
+    if (std::optional<bool> ok = parseLimitOption(args, i, options.limits)) {
+      if (!*ok)
+        return 1;
+    } else if (auto v = value("--backend")) {
       options.backend = *v;
     } else if (auto v = value("--devices-per-rank")) {
-      options.devicesPerRank = std::atoll(v->c_str());
+      std::optional<int64_t> n = support::parseInteger<int64_t>(*v);
+      if (!n || *n < 1)
+        return bad("--devices-per-rank", *v, "a positive integer");
+      options.devicesPerRank = *n;
     } else if (auto v = value("--mpi-timeout")) {
-      options.mpiTimeout = std::atof(v->c_str());
+      std::optional<double> seconds = parsePositiveSeconds(*v);
+      if (!seconds)
+        return bad("--mpi-timeout", *v, "a positive number of seconds");
+      options.mpiTimeout = *seconds;
+    } else if (auto v = value("--max-line-bytes")) {
+      std::optional<int64_t> n = support::parseInteger<int64_t>(*v);
+      if (!n || *n < 1)
+        return bad("--max-line-bytes", *v, "a positive integer");
+      options.maxLineBytes = *n;
     } else {
       std::fprintf(stderr, "shardscope-cli: error: unexpected argument '%s'\nusage: "
-                           "shardscope-cli serve [--backend local|mpi] [--devices-per-rank K]\n",
+                           "shardscope-cli serve [--backend local|mpi] [--devices-per-rank K] "
+                           "[--max-line-bytes N] [--max-tensor-bytes N] [--max-devices N]\n",
                    a.c_str());
       return 1;
     }

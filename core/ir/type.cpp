@@ -1,5 +1,7 @@
 #include "core/ir/type.h"
 
+#include "core/support/checked_math.h"
+
 #include <array>
 #include <charconv>
 #include <memory>
@@ -270,7 +272,8 @@ int64_t Type::numElements() const {
   for (int64_t d : shape()) {
     if (d == kDynamicSize)
       return -1;
-    n *= d;
+    // Saturates instead of overflowing: the parser refuses such types, but passes build types too.
+    n = support::checkedMul(n, d).value_or(INT64_MAX);
   }
   return n;
 }

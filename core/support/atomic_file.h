@@ -13,4 +13,19 @@ namespace shardscope::support {
 /// refused. Returns false with a message in `error` (naming the path) on failure.
 bool writeFileAtomically(const std::string& path, std::span<const char> bytes, std::string& error);
 
+/// The name of the temporary file `writeFileAtomically` writes before renaming it to `path`.
+std::string pendingTemporaryName(const std::string& path);
+
+/// Installs handlers for SIGINT, SIGTERM and SIGHUP (those not ignored or handled already) that
+/// remove the temporary files being written, then end the process as the signal would. Front
+/// ends call it once at startup.
+void removeTemporaryFilesOnSignal();
+
+/// Registers a temporary file or directory of the caller's own for removal on those signals
+/// (a directory must be empty by then to go). Returns a slot for `unregisterTemporaryFile`, or
+/// -1 when it could not be registered.
+int registerTemporaryFile(const std::string& path);
+/// Forgets a registration once the file was renamed into place or removed.
+void unregisterTemporaryFile(int slot);
+
 } // namespace shardscope::support

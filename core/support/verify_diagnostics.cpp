@@ -1,5 +1,6 @@
 #include "core/support/verify_diagnostics.h"
 
+#include "core/support/checked_math.h"
 #include "core/support/parse_number.h"
 #include "core/support/source_manager.h"
 
@@ -90,8 +91,12 @@ DiagnosticVerifier::DiagnosticVerifier(const SourceManager& sources, uint32_t fi
       } else {
         std::optional<long> delta = parseInteger<long>(
             offset.starts_with('+') ? std::string_view(offset).substr(1) : std::string_view(offset));
-        long target = delta ? static_cast<long>(line) + *delta : 0;
-        if (!delta || target < 1 || target > static_cast<long>(lineCount)) {
+        // The offset is user text: `line + delta` must not overflow on the way to the check.
+        std::optional<int64_t> sum =
+            delta ? checkedAdd(static_cast<int64_t>(line), static_cast<int64_t>(*delta))
+                  : std::nullopt;
+        int64_t target = sum.value_or(0);
+        if (!sum || target < 1 || target > static_cast<int64_t>(lineCount)) {
           m_malformed.push_back({Severity::Error,
                                  "expected diagnostic offset points outside the file", e.where, {}});
           continue;

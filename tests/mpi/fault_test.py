@@ -85,6 +85,9 @@ def main():
             fail("the job must fail when a rank hangs", p)
         if "timed out after 3" not in p.stderr:
             fail("expected a timeout message", p)
+        # The ranks that time out ask the others what they wait for; the hung one cannot answer.
+        if f"rank {last} did not answer" not in p.stderr:
+            fail(f"expected the timeout to name the stuck rank {last}", p)
         if seconds > 3 + 10:
             fail(f"the job took {seconds:.1f} s to end after a 3 s deadline", p)
         print(f"ok: hang: exit {p.returncode} after {seconds:.1f} s (deadline 3 s)")

@@ -1,6 +1,7 @@
 #include "core/autodiff/detail/engine.h"
 
 #include "core/analysis/manual_computation.h"
+#include "core/autodiff/detail/preconditions.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -256,6 +257,10 @@ bool Engine::backward(Scope& scope, const Operation& op, OpBuilder& b) {
 
   if (op.is("sdy.manual_computation"))
     return transposeManualComputation(ctx);
+  // The rules index shapes with the op's attributes; an op the verifier let through with
+  // attributes out of range is refused here instead of read out of bounds.
+  if (std::optional<std::string> problem = violatedPrecondition(op))
+    return ctx.fail(*problem);
   if (std::optional<bool> done = transposeCollective(ctx))
     return *done;
   if (std::optional<bool> done = transposeLinear(ctx))

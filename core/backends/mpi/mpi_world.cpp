@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sched.h>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -105,6 +106,78 @@ void MpiWorld::checkAbort() {
   _exit(1);
 }
 
+void MpiWorld::answerProbes(const std::string& what) {
+  // Matched probes: several member threads may poll at once without taking each other's message.
+  while (true) {
+    int flag = 0;
+    MPI_Message message;
+    MPI_Status status;
+    MPI_Improbe(MPI_ANY_SOURCE, kProbeTag, m_control, &flag, &message, &status);
+    if (!flag)
+      return;
+    char ping = 0;
+    MPI_Mrecv(&ping, 1, MPI_CHAR, &message, MPI_STATUS_IGNORE);
+    std::lock_guard<std::mutex> lock(m_probeMutex);
+    // The answer's buffer must outlive the send, which is never waited for: the job ends soon.
+    const std::string& answer = m_probeAnswers.emplace_back(what);
+    MPI_Request request;
+    MPI_Isend(answer.data(), static_cast<int>(answer.size()), MPI_CHAR, status.MPI_SOURCE,
+              kProbeReplyTag, m_control, &request);
+    MPI_Request_free(&request);
+  }
+}
+
+std::string MpiWorld::describeOtherRanks(const std::string& what) {
+  if (m_size <= 1)
+    return "";
+  static const char ping = 0;
+  for (int r = 0; r < m_size; ++r) {
+    if (r == m_rank)
+      continue;
+    MPI_Request request;
+    MPI_Isend(&ping, 1, MPI_CHAR, r, kProbeTag, m_control, &request);
+    MPI_Request_free(&request);
+  }
+  std::vector<std::optional<std::string>> answers(static_cast<size_t>(m_size));
+  int answered = 0;
+  auto start = std::chrono::steady_clock::now();
+  while (answered < m_size - 1 && std::chrono::steady_clock::now() - start < kProbeGrace) {
+    checkAbort();
+    answerProbes(what); // another rank that timed out asks this one too
+    int flag = 0;
+    MPI_Message message;
+    MPI_Status status;
+    MPI_Improbe(MPI_ANY_SOURCE, kProbeReplyTag, m_control, &flag, &message, &status);
+    if (!flag) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    int count = 0;
+    MPI_Get_count(&status, MPI_CHAR, &count);
+    std::string text(static_cast<size_t>(count), '\0');
+    MPI_Mrecv(text.data(), count, MPI_CHAR, &message, MPI_STATUS_IGNORE);
+    if (!answers[static_cast<size_t>(status.MPI_SOURCE)])
+      ++answered;
+    answers[static_cast<size_t>(status.MPI_SOURCE)] = std::move(text);
+  }
+  std::string silent, waiting;
+  for (int r = 0; r < m_size; ++r) {
+    if (r == m_rank)
+      continue;
+    const std::optional<std::string>& answer = answers[static_cast<size_t>(r)];
+    if (!answer)
+      silent += (silent.empty() ? "" : ", ") + std::to_string(r);
+    else if (*answer != what)
+      waiting += "; rank " + std::to_string(r) + " waits in " + *answer;
+  }
+  std::string out;
+  if (!silent.empty())
+    out += "; rank" + std::string(silent.find(',') == std::string::npos ? " " : "s ") + silent +
+           " did not answer within " + std::to_string(kProbeGrace.count()) +
+           " ms (stuck outside MPI or still computing)";
+  return out + waiting;
+}
+
 void MpiWorld::waitAll(std::vector<MPI_Request>& requests, const std::string& what,
                        bool deadline) {
   auto start = std::chrono::steady_clock::now();
@@ -115,9 +188,10 @@ void MpiWorld::waitAll(std::vector<MPI_Request>& requests, const std::string& wh
       return;
     if (i % 16 == 0) {
       checkAbort();
+      answerProbes(what);
       if (deadline && std::chrono::steady_clock::now() - start > m_timeout)
         fail("timed out after " + std::to_string(m_timeout.count() / 1000.0).substr(0, 5) +
-             " s waiting for other ranks in " + what);
+             " s waiting for other ranks in " + what + describeOtherRanks(what));
     }
     pause(i, start);
   }
@@ -133,9 +207,10 @@ std::vector<uint8_t> MpiWorld::receive(int source, int tag, const std::string& w
     if (flag)
       break;
     checkAbort();
+    answerProbes(what);
     if (deadline && std::chrono::steady_clock::now() - start > m_timeout)
       fail("timed out after " + std::to_string(m_timeout.count() / 1000) + " s waiting for rank " +
-           std::to_string(source) + " in " + what);
+           std::to_string(source) + " in " + what + describeOtherRanks(what));
     pause(i, start);
   }
   int count = 0;

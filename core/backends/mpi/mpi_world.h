@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <list>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +57,13 @@ public:
   [[noreturn]] void fail(const std::string& message);
   /// Exits at once (status 1) when another rank sent an abort note, after printing it.
   void checkAbort();
+  /// Answers the "where are you" probes of ranks that timed out, with `what` this rank waits for.
+  /// Every wait calls it while it polls, so a rank that does not answer is not waiting on MPI.
+  void answerProbes(const std::string& what);
+  /// After a timeout in `what`: asks every other rank what it waits for (answers within
+  /// `kProbeGrace`) and returns a text naming the ranks that did not answer (stuck outside MPI,
+  /// or computing) and what the others wait for; empty with a single rank.
+  std::string describeOtherRanks(const std::string& what);
 
   /// Finalizes MPI (idempotent). Call after every rank finished talking.
   void finalize();
@@ -62,7 +71,10 @@ public:
   static constexpr int kAbortTag = 9001;
   static constexpr int kControlTag = 9002;
   static constexpr int kReplyTag = 9003;
+  static constexpr int kProbeTag = 9004;
+  static constexpr int kProbeReplyTag = 9005;
   static constexpr std::chrono::milliseconds kAbortGrace{1500};
+  static constexpr std::chrono::milliseconds kProbeGrace{1000};
 
 private:
   MpiWorld() = default;
@@ -72,6 +84,8 @@ private:
   MPI_Comm m_control = MPI_COMM_NULL;
   std::chrono::milliseconds m_timeout{std::chrono::seconds(120)};
   bool m_finalized = false;
+  std::mutex m_probeMutex;
+  std::list<std::string> m_probeAnswers; ///< buffers of answers in flight (never many)
 };
 
 } // namespace shardscope::backends::mpi

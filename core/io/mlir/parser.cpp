@@ -1,7 +1,8 @@
 #include "core/io/mlir/detail/parser.h"
 
-#include "core/support/parse_number.h"
 #include "core/io/mlir/detail/op_format.h"
+#include "core/support/checked_math.h"
+#include "core/support/parse_number.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -306,7 +307,10 @@ bool Parser::parseTensorType(Type& type) {
       shape.push_back(ir::kDynamicSize);
     } else if (!part.empty() && std::all_of(part.begin(), part.end(), ::isdigit)) {
       int64_t d = 0;
-      std::from_chars(part.data(), part.data() + part.size(), d);
+      auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), d);
+      if (ec != std::errc() || end != part.data() + part.size())
+        return emitError(locOf(start), "dimension size " + std::string(part) +
+                                           " in tensor type does not fit in 64 bits");
       shape.push_back(d);
     } else {
       break;
@@ -356,6 +360,13 @@ bool Parser::parseTensorType(Type& type) {
   auto element = ir::parseElementTypeName(elementText);
   if (!element)
     return emitError(locOf(start), invalidElement(elementText));
+  // Every consumer multiplies the dimensions: their product must be an element count.
+  std::vector<int64_t> known;
+  for (int64_t d : shape)
+    if (d != ir::kDynamicSize)
+      known.push_back(d);
+  if (!support::checkedProduct(known))
+    return emitError(locOf(start), "tensor type has more elements than fit in 64 bits");
   type = Type::tensor(shape, *element);
   return true;
 }

@@ -2,6 +2,8 @@
 // the error texts Shardy's parsers give.
 #include "core/io/mlir/detail/parser.h"
 
+#include "core/support/checked_math.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -21,6 +23,7 @@ constexpr const char* kPerValueContext =
 bool Parser::parseMesh(ir::Mesh& mesh) {
   if (!expect(TokenKind::Less, "<") || !expect(TokenKind::LSquare, "["))
     return false;
+  std::optional<int64_t> devices = 1;
   if (!m_tok.is(TokenKind::RSquare)) {
     do {
       ir::MeshAxis axis;
@@ -29,6 +32,13 @@ bool Parser::parseMesh(ir::Mesh& mesh) {
                          "`::llvm::ArrayRef<MeshAxisAttr>`");
       if (axis.size < 1) {
         emitError("axis size must be at least 1, got: " + std::to_string(axis.size));
+        return emitError("failed to parse Sdy_Mesh parameter 'axes' which is to be a "
+                         "`::llvm::ArrayRef<MeshAxisAttr>`");
+      }
+      // Every consumer multiplies the axis sizes: their product must be a device count.
+      devices = support::checkedMul(*devices, axis.size);
+      if (!devices) {
+        emitError("mesh has more devices than fit in 64 bits (product of the axis sizes)");
         return emitError("failed to parse Sdy_Mesh parameter 'axes' which is to be a "
                          "`::llvm::ArrayRef<MeshAxisAttr>`");
       }

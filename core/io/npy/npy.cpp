@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string_view>
@@ -269,6 +270,14 @@ std::optional<Array> parse(std::span<const uint8_t> bytes, std::string& error) {
 }
 
 std::optional<Array> read(const std::string& path, std::string& error) {
+  // Opening a FIFO without a writer blocks, and a device may never end: only regular files (or
+  // links to them) are read.
+  std::error_code ec;
+  std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    error = "'" + path + "' is not a regular file";
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <csignal>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using shardscope::support::writeFileAtomically;
@@ -67,4 +69,49 @@ TEST_F(AtomicFileTest, ADirectoryIsRefused) {
   EXPECT_FALSE(writeFileAtomically(m_dir.string(), bytes("x"), error));
   EXPECT_NE(error.find("directory"), std::string::npos) << error;
   EXPECT_TRUE(fs::is_directory(m_dir));
+}
+
+TEST_F(AtomicFileTest, TemporaryFilesAreRemovedWhenTheProcessIsTerminated) {
+  // A child process registers a temporary file and a directory holding one, then gets SIGTERM:
+  // both must be gone and the child must still die of the signal.
+  const fs::path dir = m_dir / "staging";
+  const fs::path inDir = dir / "result_0.npy";
+  const fs::path file = m_dir / "out.txt.tmp-shardscope-1";
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    shardscope::support::removeTemporaryFilesOnSignal();
+    fs::create_directory(dir);
+    shardscope::support::registerTemporaryFile(dir.string());
+    shardscope::support::registerTemporaryFile(inDir.string());
+    shardscope::support::registerTemporaryFile(file.string());
+    std::ofstream(inDir) << "partial";
+    std::ofstream(file) << "partial";
+    ::raise(SIGTERM);
+    ::_exit(0); // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  EXPECT_FALSE(fs::exists(file));
+  EXPECT_FALSE(fs::exists(inDir));
+  EXPECT_FALSE(fs::exists(dir));
+}
+
+TEST_F(AtomicFileTest, UnregisteredFilesSurviveTheSignal) {
+  const fs::path file = m_dir / "kept.txt";
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    shardscope::support::removeTemporaryFilesOnSignal();
+    int slot = shardscope::support::registerTemporaryFile(file.string());
+    std::ofstream(file) << "done";
+    shardscope::support::unregisterTemporaryFile(slot);
+    ::raise(SIGTERM);
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(contents(file), "done");
 }

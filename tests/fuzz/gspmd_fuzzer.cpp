@@ -1,0 +1,15 @@
+// libFuzzer target for the GSPMD sharding-string parser (see target_checks.h).
+#include "tests/fuzz/target_checks.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string failure = shardscope::fuzz::checkGspmdSharding(
+      std::string_view(reinterpret_cast<const char*>(data), size));
+  if (!failure.empty()) {
+    std::fprintf(stderr, "gspmd fuzzer: %s\n", failure.c_str());
+    std::abort();
+  }
+  return 0;
+}
