@@ -129,7 +129,11 @@ uint8_t encode(double value, const Format& f) {
     return static_cast<uint8_t>(e < 0 ? 0 : e);
   }
   double magnitude = std::fabs(value);
-  auto [maxExp, maxMant] = largestFinite(f);
+  // Plain variables, not a structured binding: lambdas may not capture those before C++20's
+  // P1091 (clang 14 refuses).
+  const std::pair<unsigned, unsigned> finiteMax = largestFinite(f);
+  const unsigned maxExp = finiteMax.first;
+  const unsigned maxMant = finiteMax.second;
   uint8_t sign = negative ? static_cast<uint8_t>(1u << sb) : 0;
   auto overflow = [&]() -> uint8_t {
     if (f.special == Special::Ieee)
