@@ -43,26 +43,7 @@ ir::Operation* insertCollective(ir::Operation& before, const char* name, const c
 
 std::vector<AxisRef> axisSetDiff(const std::vector<AxisRef>& a, const std::vector<AxisRef>& b,
                                  const sharding::MeshView& mesh) {
-  std::vector<AxisRef> out;
-  for (const AxisRef& axis : a) {
-    std::vector<std::pair<int64_t, int64_t>> covered;
-    for (const AxisRef& other : b)
-      if (other.name == axis.name)
-        covered.push_back(interval(other, mesh));
-    std::sort(covered.begin(), covered.end());
-    auto [lo, hi] = interval(axis, mesh);
-    int64_t cursor = lo;
-    for (const auto& [clo, chi] : covered) {
-      if (chi <= cursor || clo >= hi)
-        continue;
-      if (clo > cursor)
-        out.push_back(fromInterval(axis.name, cursor, clo, mesh));
-      cursor = std::max(cursor, chi);
-    }
-    if (cursor < hi)
-      out.push_back(fromInterval(axis.name, cursor, hi, mesh));
-  }
-  return sharding::sortAndMerge(std::move(out), mesh);
+  return sharding::sortAndMerge(sharding::axisRefSetDiff(a, b, mesh), mesh);
 }
 
 std::optional<ir::TensorSharding>

@@ -9,7 +9,6 @@
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 
 namespace shardscope::report::detail {
@@ -17,14 +16,6 @@ namespace shardscope::report::detail {
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-bool cancelled(const ReportOptions& options) {
-  return options.cancel && options.cancel->load(std::memory_order_relaxed);
-}
-
-std::string baseName(const std::string& path) {
-  return std::filesystem::path(path).filename().string();
-}
 
 std::string shardyOf(const ir::Value& value) {
   std::optional<ir::TensorSharding> scratch;
@@ -103,17 +94,6 @@ Json locJson(support::SourceLocation loc) {
   if (!loc.isValid())
     return nullptr;
   return Json{{"line", loc.line}, {"column", loc.column}};
-}
-
-// A stable key for each collective: its location and position among collectives there.
-std::string collectiveId(std::map<std::pair<uint32_t, uint32_t>, int>& counts,
-                         const ir::Operation& op) {
-  support::SourceLocation loc = op.loc();
-  int k = counts[{loc.line, loc.column}]++;
-  std::string prefix = loc.isValid() ? "L" + std::to_string(loc.line) + "C" +
-                                           std::to_string(loc.column)
-                                     : "op";
-  return prefix + ":collective#" + std::to_string(k);
 }
 
 } // namespace
