@@ -199,6 +199,49 @@ private Q_SLOTS:
                 .contains(QStringLiteral("all_reduce")));
   }
 
+  // A matmul whose contracting dimension is sharded leaves a partial sum until its all-reduce;
+  // every view must say so rather than show it as replicated or as distinct blocks.
+  void partialValuesAreMarkedPartial() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
+                                    "/../../resources/examples/mlp_tensor_parallel.mlir")));
+    window.context()->setStage(StageId::Partitioned);
+    QString partialId, reducedId;
+    for (const ValueRow& v : window.context()->program()->stage(StageId::Partitioned).values) {
+      if (v.opName == QLatin1String("stablehlo.dot_general") && v.name == QLatin1String("%4"))
+        partialId = v.id;
+      if (v.opName.endsWith(QLatin1String("all_reduce")))
+        reducedId = v.id;
+    }
+    QVERIFY(!partialId.isEmpty());
+    QVERIFY(!reducedId.isEmpty());
+    window.context()->selectValue(partialId);
+    // Mesh [data=2, model=4]: the second matmul contracts the dimension its operands split over
+    // 'model', so its result is split over 'data' and partial over 'model': devices 0-3 hold
+    // partial sums of the first block of rows, 4-7 of the second.
+    auto* mesh = window.findChild<MeshView*>();
+    QCOMPARE(mesh->deviceGroups(), (QVector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+    QVERIFY2(mesh->legend().contains(QStringLiteral("partial over 'model'")),
+             qPrintable(mesh->legend()));
+    auto* tensor = window.findChild<TensorShardingView*>();
+    QStringList labels;
+    for (QLabel* label : tensor->findChildren<QLabel*>())
+      labels.push_back(label->text());
+    QVERIFY2(labels.join(QLatin1Char('\n')).contains(QStringLiteral("partial over 'model'")),
+             qPrintable(labels.join(QLatin1Char('\n'))));
+    QCOMPARE(tensor->cellDevices().size(), 2);
+    QCOMPARE(tensor->cellDevices().value(0), (QVector<qint64>{0, 1, 2, 3}));
+    const QString inspector =
+        window.findChild<QTextBrowser*>(QStringLiteral("inspectorPanel"))->toPlainText();
+    QVERIFY2(inspector.contains(QStringLiteral("partial over 'model'")), qPrintable(inspector));
+
+    // After the all-reduce the value is complete: replicas over 'model', no partial mark.
+    window.context()->selectValue(reducedId);
+    QCOMPARE(mesh->deviceGroups(), (QVector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+    QVERIFY2(!mesh->legend().contains(QStringLiteral("partial")), qPrintable(mesh->legend()));
+  }
+
   void graphShowsTheProgramAndSelects() {
     MainWindow window;
     window.show();

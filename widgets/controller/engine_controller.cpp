@@ -13,6 +13,7 @@
 #include "core/session/debug_name.h"
 #include "core/session/execution.h"
 #include "core/session/program.h"
+#include "core/sharding/axis_refs.h"
 #include "core/sharding/notation.h"
 #include "core/sharding/sharding_layout.h"
 #include "core/sharding/value_sharding.h"
@@ -96,6 +97,22 @@ LayoutInfo layoutInfo(const ir::Module& module, const ir::TensorSharding& s, ir:
     for (int64_t d : group)
       g.push_back(d);
     info.replicaGroups.push_back(g);
+  }
+  if (s.unreducedAxes.empty()) {
+    info.blockGroups = info.replicaGroups;
+  } else {
+    // Replica groups are sorted by shard index first, so the groups of one block are adjacent.
+    const std::vector<sharding::DeviceBlock>& blocks = layout->blocks();
+    std::map<std::vector<int64_t>, int> blockIndex;
+    for (const sharding::DeviceBlock& b : blocks) {
+      auto [it, inserted] = blockIndex.emplace(b.shardIndex, info.blockGroups.size());
+      if (inserted)
+        info.blockGroups.push_back({});
+      info.blockGroups[it->second].push_back(b.deviceId);
+    }
+    for (const ir::AxisRef& axis : s.unreducedAxes)
+      info.partialAxes.push_back(QString::fromStdString(sharding::axisRefString(axis)).remove(QLatin1Char('"')));
+    info.partialKind = QString::fromStdString(s.unreducedKind);
   }
   return info;
 }

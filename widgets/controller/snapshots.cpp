@@ -78,10 +78,22 @@ bool parseStageKey(const QString& key, StageId* stage) {
 }
 
 int LayoutInfo::groupOf(qint64 device) const {
-  for (int g = 0; g < replicaGroups.size(); ++g)
-    if (replicaGroups[g].contains(device))
+  for (int g = 0; g < blockGroups.size(); ++g)
+    if (blockGroups[g].contains(device))
       return g;
   return -1;
+}
+
+QString LayoutInfo::partialText() const {
+  if (partialAxes.isEmpty())
+    return {};
+  QStringList quoted;
+  for (const QString& axis : partialAxes)
+    quoted.push_back(QLatin1Char('\'') + axis + QLatin1Char('\''));
+  const QString kind = partialKind.isEmpty() || partialKind == QLatin1String("sum")
+                           ? QString()
+                           : QStringLiteral(" (%1)").arg(partialKind);
+  return QStringLiteral("partial%1 over %2").arg(kind, quoted.join(QStringLiteral(", ")));
 }
 
 qint64 MeshInfo::numDevices() const {

@@ -55,9 +55,19 @@ struct LayoutInfo {
   QVector<qint64> localShape;
   QVector<DeviceBlockInfo> blocks;            ///< in mesh order
   QVector<QVector<qint64>> replicaGroups;     ///< devices holding identical data
+  /// Devices holding the same block (the same shard index). Equal to `replicaGroups` unless the
+  /// value is partial: then each block is spread as partial values over the unreduced axes.
+  QVector<QVector<qint64>> blockGroups;
+  /// The unreduced (partial) axes as Shardy writes them (`"model"`), empty for complete values,
+  /// and the reduction that completes them (`sum`, `max`, ...).
+  QStringList partialAxes;
+  QString partialKind;
   QString error;
-  /// The index of the replica group `device` belongs to, or -1.
+  /// The index of the block group `device` belongs to, or -1: the colour of its block.
   int groupOf(qint64 device) const;
+  bool isPartial() const { return !partialAxes.isEmpty(); }
+  /// "partial over 'model'" (or "partial (max) over 'x', 'y'"), empty for complete values.
+  QString partialText() const;
 };
 
 /// One value of a stage. `id` is stable across stages: source location plus op name and result

@@ -78,8 +78,12 @@ void InspectorPanel::refresh() {
       local.push_back(QString::number(d));
     html += row(tr("Per device"), tr("%1 (%2 distinct blocks over %3 devices)")
                                       .arg(local.join(QLatin1Char('x')),
-                                           QString::number(v->layout.replicaGroups.size()),
+                                           QString::number(v->layout.blockGroups.size()),
                                            QString::number(v->layout.blocks.size())), false);
+    if (v->layout.isPartial())
+      html += row(tr("Partial"),
+                  tr("%1: each device holds a partial result of its block; a reduction over "
+                     "these axes completes it").arg(v->layout.partialText()));
   }
   html += QStringLiteral("</table>");
   // How the sharding evolved: the origin of the final sharding, stage by stage.

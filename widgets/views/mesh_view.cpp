@@ -97,8 +97,13 @@ QString MeshView::legend() const {
           .arg(value->name, varianceAxes(value->variance).join(QStringLiteral(", ")));
     if (!value->layout.valid)
       return tr("%1 is not sharded in this stage: every device holds all of it").arg(value->name);
+    if (value->layout.isPartial())
+      return tr("Colours: the block of %1 each device holds (%2 distinct); %3: devices of one "
+                "colour hold partial results of that block until it is reduced")
+          .arg(value->name, QString::number(value->layout.blockGroups.size()),
+               value->layout.partialText());
     return tr("Colours: the block of %1 each device holds (%2 distinct, replicas share a colour)")
-        .arg(value->name, QString::number(value->layout.replicaGroups.size()));
+        .arg(value->name, QString::number(value->layout.blockGroups.size()));
   }
   if (const CollectiveRow* coll = m_context->selectedCollectiveRow())
     return tr("Colours: the %1 groups of %2 over %3; arrows: each device sends %4 to the next "

@@ -106,10 +106,19 @@ void TensorShardingView::refresh() {
       if (full != m_layout.shape[d])
         padded.push_back(tr("dim %1 %2\u2192%3").arg(d).arg(m_layout.shape[d]).arg(full));
     }
-    m_title->setText(tr("<b>%1</b> %2 &nbsp; local shape %3, %4 distinct blocks%5")
+    // A partial value: each block is spread over the devices of its unreduced axes, each holding
+    // a partial result that a later reduction completes.
+    const QString partial =
+        m_layout.isPartial()
+            ? tr("; <b>%1</b>: each block is held as %2 partial results")
+                  .arg(m_layout.partialText().toHtmlEscaped(),
+                       QString::number(m_layout.replicaGroups.size() /
+                                       qMax(1, m_layout.blockGroups.size())))
+            : QString();
+    m_title->setText(tr("<b>%1</b> %2 &nbsp; local shape %3, %4 distinct blocks%5%6")
                          .arg(value->name.toHtmlEscaped(), value->typed.toHtmlEscaped(),
                               local.join(QLatin1Char('x')),
-                              QString::number(m_layout.replicaGroups.size()),
+                              QString::number(m_layout.blockGroups.size()), partial,
                               padded.isEmpty() ? QString()
                                                : tr("; padded (hatched): %1")
                                                      .arg(padded.join(QStringLiteral(", ")))));
@@ -232,7 +241,7 @@ void TensorShardingView::Canvas::paintEvent(QPaintEvent*) {
       painter.setPen(Qt::NoPen);
       painter.setBrush(QBrush(palette().color(QPalette::Mid), Qt::BDiagPattern));
       painter.drawRect(cell);
-      painter.setBrush(blockColor(group, layout.replicaGroups.size(), dark));
+      painter.setBrush(blockColor(group, layout.blockGroups.size(), dark));
       painter.drawRect(data);
       painter.setPen(palette().color(QPalette::Dark));
       painter.setBrush(Qt::NoBrush);
@@ -241,7 +250,9 @@ void TensorShardingView::Canvas::paintEvent(QPaintEvent*) {
       for (qint64 d : devices)
         ids.push_back(QString::number(d));
       painter.setPen(dark ? Qt::white : Qt::black);
-      const QString text = devices.isEmpty() ? tr("padding") : ids.join(QStringLiteral(", "));
+      const QString text = devices.isEmpty()      ? tr("padding")
+                           : layout.isPartial() ? tr("partial on %1").arg(ids.join(QStringLiteral(", ")))
+                                                : ids.join(QStringLiteral(", "));
       painter.drawText(data.isEmpty() ? cell : data, Qt::AlignCenter | Qt::TextWordWrap,
                        fm.elidedText(text, Qt::ElideRight, static_cast<int>(cell.width()) - 4));
       // Index ranges along the axes.
