@@ -189,6 +189,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_context, &widgets::SessionContext::stageChanged, this, [this] {
     const widgets::ProgramSnapshotPtr program = m_context->program();
     m_stageText->showText(program ? program->stage(m_context->stage()).text : QString());
+    updateSourceHighlights();
   });
   connect(m_context, &widgets::SessionContext::programChanged, this, [this] {
     const widgets::ProgramSnapshotPtr program = m_context->program();
@@ -196,6 +197,17 @@ MainWindow::MainWindow(QWidget* parent)
   });
   connect(m_sourceView, &widgets::SourceView::lineClicked, m_context,
           &widgets::SessionContext::selectLine);
+  // The Stage IR is linked like the source: a click selects the op printed there, and the
+  // selection (and the ops the run executes next) are highlighted in the stage's text.
+  connect(m_stageText, &widgets::SourceView::lineClicked, this, [this](int line) {
+    if (const widgets::ProgramSnapshotPtr program = m_context->program()) {
+      const QString op = program->stage(m_context->stage()).opAtLine(line);
+      if (!op.isEmpty())
+        m_context->selectOp(op);
+    }
+  });
+  connect(m_stageText, &widgets::SourceView::textShown, this,
+          &MainWindow::updateSourceHighlights);
   connect(m_watcher, &QFileSystemWatcher::fileChanged, this, &MainWindow::fileChangedOnDisk);
 
   restoreWindowSettings();
@@ -552,6 +564,20 @@ void MainWindow::updateSourceHighlights() {
   for (const QString& op : m_controller->breakpoints())
     breakpoints.push_back(op.section(QLatin1Char(':'), 0, 0).toInt());
   m_sourceView->setHighlights(m_context->selectedLine(), current, breakpoints);
+
+  const widgets::ProgramSnapshotPtr program = m_context->program();
+  if (!program)
+    return;
+  const widgets::StageSnapshot& stage = program->stage(m_context->stage());
+  QString selectedOp = m_context->selectedOp();
+  if (const widgets::ValueRow* value = m_context->selectedValueRow())
+    selectedOp = value->opId;
+  QList<int> currentInStage;
+  if (const widgets::ExecutionSnapshotPtr e = m_context->execution())
+    for (const widgets::DevicePosition& p : e->devices)
+      if (const int line = stage.opLines.value(p.opId); line > 0 && !currentInStage.contains(line))
+        currentInStage.push_back(line);
+  m_stageText->setHighlights(stage.opLines.value(selectedOp), currentInStage);
 }
 
 void MainWindow::createMenus() {

@@ -12,7 +12,9 @@
 #include "widgets/views/execution_panel.h"
 #include "widgets/views/mesh_view.h"
 #include "widgets/views/panels.h"
+#include "widgets/views/source_view.h"
 #include "widgets/views/tensor_sharding_view.h"
+#include <QTextBlock>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -240,6 +242,65 @@ private Q_SLOTS:
     window.context()->selectValue(reducedId);
     QCOMPARE(mesh->deviceGroups(), (QVector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
     QVERIFY2(!mesh->legend().contains(QStringLiteral("partial")), qPrintable(mesh->legend()));
+  }
+
+  // Inside a manual computation devices agree on a value exactly where they differ only along
+  // axes it does not vary over.
+  void varyingValuesColourTheDevicesThatDiffer() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
+                                    "/../../resources/examples/shard_map_matmul.mlir")));
+    auto idOf = [&](const QString& name) {
+      for (const ValueRow& v : window.context()->program()->stage(StageId::AsWritten).values)
+        if (v.name == name)
+          return v.id;
+      return QString();
+    };
+    auto* mesh = window.findChild<MeshView*>();
+    // Mesh [data=4, model=2], positions data*2+model. The local matmul varies over both axes.
+    window.context()->selectValue(idOf(QStringLiteral("%partial")));
+    const QVector<int> both = mesh->deviceGroups();
+    QCOMPARE(QSet<int>(both.begin(), both.end()).size(), 8);
+    // After the psum over 'model' it varies over 'data' only: pairs along 'model' agree.
+    window.context()->selectValue(idOf(QStringLiteral("%sum")));
+    QCOMPARE(mesh->deviceGroups(), (QVector<int>{0, 0, 1, 1, 2, 2, 3, 3}));
+    QVERIFY2(mesh->legend().contains(QStringLiteral("varying over data")), qPrintable(mesh->legend()));
+  }
+
+  // The Stage IR is linked to the selection both ways, in the stage's own printed text.
+  void stageTextFollowsTheSelection() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
+                                    "/../../resources/examples/mlp_tensor_parallel.mlir")));
+    window.context()->setStage(StageId::Partitioned);
+    auto* text = window.findChild<SourceView*>(QStringLiteral("stageTextView"));
+    QVERIFY(text);
+    QTRY_VERIFY(!text->isLoading() && text->blockCount() > 5);
+    const StageSnapshot& stage = window.context()->program()->stage(StageId::Partitioned);
+    QString reduceId;
+    for (const CollectiveRow& c : stage.collectives)
+      reduceId = c.opId;
+    QVERIFY(!reduceId.isEmpty());
+    window.context()->selectOp(reduceId);
+    const int line = text->selectedLine();
+    QVERIFY(line > 0);
+    // The highlighted line is the inserted all-reduce as the partitioned module prints it.
+    QVERIFY2(text->document()->findBlockByNumber(line - 1).text().contains(
+                 QLatin1String("all_reduce")),
+             qPrintable(text->document()->findBlockByNumber(line - 1).text()));
+    // Clicking the line of the first dot_general selects it.
+    int dotLine = 0;
+    for (int l = 1; l <= text->blockCount() && !dotLine; ++l)
+      if (text->document()->findBlockByNumber(l - 1).text().contains(QLatin1String("dot_general")))
+        dotLine = l;
+    QVERIFY(dotLine > 0);
+    Q_EMIT text->lineClicked(dotLine);
+    const ValueRow* selected = window.context()->selectedValueRow();
+    QVERIFY(selected);
+    QCOMPARE(selected->opName, QStringLiteral("stablehlo.dot_general"));
+    QCOMPARE(text->selectedLine(), dotLine);
   }
 
   void graphShowsTheProgramAndSelects() {

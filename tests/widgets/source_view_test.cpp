@@ -2,6 +2,7 @@
 // and shown when ready, the last text given wins, highlights set meanwhile apply to it, and a
 // long line stays one row.
 
+#include "widgets/views/mlir_syntax.h"
 #include "widgets/views/source_view.h"
 
 #include <QScrollBar>
@@ -9,7 +10,7 @@
 #include <QTextBlock>
 #include <QtTest>
 
-using shardscope::widgets::SourceView;
+using namespace shardscope::widgets;
 
 namespace {
 
@@ -73,6 +74,79 @@ private Q_SLOTS:
     QVERIFY(first.layout()->lineCount() > 0);
     QCOMPARE(first.lineCount(), 1);
     QCOMPARE(view.document()->defaultFont(), view.font());
+  }
+
+  void scansTheTokensOfAnMlirLine() {
+    using T = MlirToken;
+    // Spans by hand from the line's characters.
+    const QString line = QStringLiteral(
+        "  %0:2 = \"sdy.x\"(%arg0) {a = #sdy.sharding<@mesh, [{\"x\"}]>} : (tensor<16x8xf32>) "
+        "-> !stablehlo.token // done");
+    const QVector<MlirSpan> spans = scanMlirLine(line);
+    const auto at = [&](const QString& piece) { return int(line.indexOf(piece)); };
+    const QVector<MlirSpan> expected{
+        {at(QStringLiteral("%0:2")), 4, T::Value},
+        {at(QStringLiteral("\"sdy.x\"")), 7, T::String},
+        {at(QStringLiteral("%arg0")), 5, T::Value},
+        {at(QStringLiteral("#sdy.sharding")), 13, T::Alias},
+        {at(QStringLiteral("@mesh")), 5, T::Symbol},
+        {at(QStringLiteral("\"x\"")), 3, T::String},
+        {at(QStringLiteral("tensor<")), 6, T::Type},
+        {at(QStringLiteral("f32>")), 3, T::Type},
+        {at(QStringLiteral("!stablehlo.token")), 16, T::Alias},
+        {at(QStringLiteral("// done")), 7, T::Comment},
+    };
+    QCOMPARE(spans, expected);
+    const QString op = QStringLiteral("%1 = stablehlo.add %x, %cst_0 : tensor<bf16> // \"y");
+    const QVector<MlirSpan> opSpans = scanMlirLine(op);
+    QCOMPARE(opSpans.size(), 7);
+    QCOMPARE(opSpans[1], (MlirSpan{5, 13, T::OpName}));
+    QCOMPARE(opSpans[3], (MlirSpan{int(op.indexOf(QLatin1String("%cst_0"))), 6, T::Value}));
+    QCOMPARE(opSpans[4], (MlirSpan{int(op.indexOf(QLatin1String("tensor"))), 6, T::Type}));
+    QCOMPARE(opSpans[5], (MlirSpan{int(op.indexOf(QLatin1String("bf16"))), 4, T::Type}));
+    // A quote inside a comment starts no string.
+    QCOMPARE(opSpans[6], (MlirSpan{int(op.indexOf(QLatin1String("//"))), 5, T::Comment}));
+    const QVector<MlirSpan> numbers = scanMlirLine(QStringLiteral("dense<[-1.5e+03, 0x7F, 2]>"));
+    QCOMPARE(numbers.size(), 3);
+    QCOMPARE(numbers[0], (MlirSpan{7, 8, T::Number}));
+    QCOMPARE(numbers[1], (MlirSpan{17, 4, T::Number}));
+    QCOMPARE(numbers[2], (MlirSpan{23, 1, T::Number}));
+  }
+
+  void coloursTheLinesItShows() {
+    SourceView view;
+    view.resize(600, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString text = bigText(20000, QStringLiteral("t"));
+    QSignalSpy shown(&view, &SourceView::textShown);
+    view.showText(text);
+    QVERIFY(shown.wait(30000));
+    QTest::qWait(50);
+    // A visible line carries the colours of its tokens; one far below is not coloured yet.
+    const QTextBlock second = view.document()->findBlockByNumber(1);
+    const QVector<QTextLayout::FormatRange> formats = second.layout()->formats();
+    QVERIFY(formats.size() >= 5);
+    const QColor comment = mlirTokenColor(MlirToken::Comment, false);
+    QVERIFY(std::any_of(formats.begin(), formats.end(), [&](const QTextLayout::FormatRange& r) {
+      return r.format.foreground().color() == comment &&
+             second.text().mid(r.start, r.length).startsWith(QLatin1String("//"));
+    }));
+    QVERIFY(view.document()->findBlockByNumber(15000).layout()->formats().isEmpty());
+    // Scrolled into view, it is coloured too.
+    view.setHighlights(15001, {});
+    QTest::qWait(50);
+    QVERIFY(!view.document()->findBlockByNumber(15000).layout()->formats().isEmpty());
+
+    // A small text, shown at once, is coloured as soon as it is painted.
+    SourceView small;
+    small.resize(400, 200);
+    small.showText(QStringLiteral("// c\n%0 = stablehlo.abs %x : tensor<f32>"));
+    small.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&small));
+    (void)small.grab();
+    QVERIFY(!small.document()->firstBlock().layout()->formats().isEmpty());
+    QVERIFY(!small.document()->lastBlock().layout()->formats().isEmpty());
   }
 
   void laterTextWins() {

@@ -142,9 +142,12 @@ bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
       row.typed = QString::fromStdString(plainTyped(value.type()));
     }
     row.jaxName = qs(session::debugNameOf(module, value).jaxName);
-    if (shardMaps)
-      if (const analysis::VarianceSet* v = shardMaps->variance.varianceOf(value))
-        row.variance = QString::fromStdString(v->str());
+    const analysis::VarianceSet* v = shardMaps ? shardMaps->variance.varianceOf(value) : nullptr;
+    if (v) {
+      row.variance = QString::fromStdString(v->str());
+      for (const std::string& axis : v->axes())
+        row.varyingAxes.push_back(QString::fromStdString(axis));
+    }
     return row;
   };
   for (ir::Operation* fn : module.functions()) {
@@ -579,7 +582,18 @@ private:
     }
     if (module) {
       out.available = true;
-      out.text = QString::fromStdString(io::mlir::printModule(*module));
+      std::vector<io::mlir::PrintedOpLine> printed;
+      out.text = QString::fromStdString(io::mlir::printModule(*module, printed));
+      for (const io::mlir::PrintedOpLine& p : printed) {
+        if (p.op->is("func.func")) {
+          out.lineOps.insert(static_cast<int>(p.line), QString()); // belongs to no value
+          continue;
+        }
+        const QString id = opIdOf(*p.op);
+        out.opLines.insert(id, out.opLines.value(id, static_cast<int>(p.line)));
+        if (!out.lineOps.contains(static_cast<int>(p.line)))
+          out.lineOps.insert(static_cast<int>(p.line), id);
+      }
       std::optional<analysis::ShardMapAnalysis> shardMaps;
       if (stage != StageId::PerDevice)
         shardMaps = analysis::analyzeShardMaps(*module, stageSink);

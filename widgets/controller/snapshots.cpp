@@ -84,6 +84,13 @@ int LayoutInfo::groupOf(qint64 device) const {
   return -1;
 }
 
+QString StageSnapshot::opAtLine(int line) const {
+  auto it = lineOps.upperBound(line);
+  if (it == lineOps.begin())
+    return {};
+  return std::prev(it).value();
+}
+
 QString LayoutInfo::partialText() const {
   if (partialAxes.isEmpty())
     return {};

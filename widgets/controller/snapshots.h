@@ -4,6 +4,8 @@
 // queued signals. Plain Qt value types only: the models and views never see an engine pointer.
 
 #include <QColor>
+#include <QHash>
+#include <QMap>
 #include <QMetaType>
 #include <QPointF>
 #include <QRectF>
@@ -85,6 +87,7 @@ struct ValueRow {
   QString gspmd;   ///< the same as XLA's GSPMD string
   QString jaxName; ///< what JAX called it (`jit(f)/jit(main)/dot_general`), from its location
   QString variance;
+  QStringList varyingAxes; ///< the mesh axes `variance` names, in mesh order
   int line = 0;
   int column = 0;
   LayoutInfo layout;
@@ -149,6 +152,12 @@ struct StageSnapshot {
   /// What the stage is, in one sentence (for gradient stages: of what, with respect to what).
   QString description;
   QString text; ///< the stage's module, printed
+  /// Where ops start in `text` (1-based lines), by op id: the first op of an id, and the first
+  /// op of a line. The Stage IR view links its lines to the selection through these.
+  QHash<QString, int> opLines;
+  QMap<int, QString> lineOps;
+  /// The op whose text contains `line` (the last op starting at or before it), empty if none.
+  QString opAtLine(int line) const;
   QVector<ValueRow> values;
   QVector<CollectiveRow> collectives;
   QString totalBytes;

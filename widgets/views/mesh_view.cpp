@@ -20,18 +20,6 @@ namespace {
 constexpr double kNestMargin = 6;
 constexpr double kCellGap = 4;
 
-// The axes of a variance set `{V:i,j}`.
-QStringList varianceAxes(const QString& variance) {
-  QString inner = variance;
-  inner.remove(QLatin1Char('{')).remove(QLatin1Char('}'));
-  if (inner.startsWith(QLatin1String("V:")))
-    inner = inner.mid(2);
-  QStringList axes = inner.split(QLatin1Char(','), Qt::SkipEmptyParts);
-  for (QString& a : axes)
-    a = a.trimmed();
-  return axes;
-}
-
 } // namespace
 
 MeshView::MeshView(SessionContext* context, QWidget* parent)
@@ -58,7 +46,7 @@ QVector<int> MeshView::deviceGroups() const {
     } else if (!value->variance.isEmpty()) {
       // A per-device value of a manual computation: devices that differ along an axis the value
       // varies over hold different data.
-      const QStringList axes = varianceAxes(value->variance);
+      const QStringList axes = value->varyingAxes;
       for (qint64 p = 0; p < n; ++p) {
         const QVector<qint64> coords = mesh.coordinates(p);
         qint64 key = 0;
@@ -94,7 +82,7 @@ QString MeshView::legend() const {
   if (const ValueRow* value = m_context->selectedValueRow()) {
     if (!value->layout.valid && !value->variance.isEmpty())
       return tr("Colours: devices holding the same %1 (a per-device value varying over %2)")
-          .arg(value->name, varianceAxes(value->variance).join(QStringLiteral(", ")));
+          .arg(value->name, value->varyingAxes.join(QStringLiteral(", ")));
     if (!value->layout.valid)
       return tr("%1 is not sharded in this stage: every device holds all of it").arg(value->name);
     if (value->layout.isPartial())

@@ -1,5 +1,7 @@
 #include "widgets/views/source_view.h"
 
+#include "widgets/views/mlir_syntax.h"
+
 #include <QCoreApplication>
 #include <QFontDatabase>
 #include <QFontInfo>
@@ -56,7 +58,43 @@ SourceView::SourceView(QWidget* parent) : QPlainTextEdit(parent), m_gutter(new G
 
   connect(this, &QPlainTextEdit::blockCountChanged, this, &SourceView::updateGutterWidth);
   connect(this, &QPlainTextEdit::updateRequest, this, &SourceView::updateGutter);
+  connect(this, &QPlainTextEdit::updateRequest, this, &SourceView::colourVisibleLines);
   updateGutterWidth();
+}
+
+void SourceView::colourVisibleLines() {
+  // Lines are coloured when they first become visible, so a 13 MB text costs what one screen
+  // costs. A coloured block is marked by its user state; a new document starts uncoloured.
+  constexpr int kColoured = 1;
+  if (m_replacingText)
+    return;
+  const bool dark = palette().color(QPalette::Base).lightness() < 128;
+  const int bottom = viewport()->rect().bottom();
+  int first = -1, last = -1;
+  for (QTextBlock block = firstVisibleBlock();
+       block.isValid() && blockBoundingGeometry(block).translated(contentOffset()).top() <= bottom;
+       block = block.next()) {
+    if (block.userState() == kColoured || !block.layout())
+      continue;
+    const QString text = block.text();
+    QVector<QTextLayout::FormatRange> formats;
+    for (const MlirSpan& span : scanMlirLine(text)) {
+      QTextLayout::FormatRange range;
+      range.start = span.start;
+      range.length = span.length;
+      range.format.setForeground(mlirTokenColor(span.kind, dark));
+      formats.push_back(range);
+    }
+    block.layout()->setFormats(formats);
+    block.setUserState(kColoured);
+    if (first < 0)
+      first = block.position();
+    last = block.position() + block.length();
+  }
+  // Formats take effect on the next layout of the blocks; an edit-free document only relayouts
+  // what is marked dirty.
+  if (first >= 0)
+    document()->markContentsDirty(first, last - first);
 }
 
 int SourceView::gutterWidth() const {
@@ -69,10 +107,21 @@ int SourceView::gutterWidth() const {
 void SourceView::resizeEvent(QResizeEvent* event) {
   QPlainTextEdit::resizeEvent(event);
   placeGutter();
+  colourVisibleLines();
+}
+
+void SourceView::showEvent(QShowEvent* event) {
+  QPlainTextEdit::showEvent(event);
+  colourVisibleLines();
 }
 
 void SourceView::changeEvent(QEvent* event) {
   QPlainTextEdit::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) {
+    for (QTextBlock block = document()->begin(); block.isValid(); block = block.next())
+      block.setUserState(-1);
+    colourVisibleLines();
+  }
   if (event->type() == QEvent::FontChange) {
     setTabStopDistance(fontMetrics().horizontalAdvance(QLatin1Char(' ')) * kTabWidthInSpaces);
     updateGutterWidth();
@@ -143,13 +192,20 @@ void SourceView::showText(const QString& text) {
     m_loading = false;
   }
   if (text.size() < kBackgroundTextSize) {
+    // While the document is being replaced its blocks pass through partial texts: colour them
+    // once it holds the whole text.
+    m_replacingText = true;
     setPlainText(text);
+    m_replacingText = false;
+    colourVisibleLines();
     Q_EMIT textShown();
     return;
   }
   m_loading = true;
   m_placeholder = placeholderText();
+  m_replacingText = true;
   setPlainText(QString());
+  m_replacingText = false;
   setPlaceholderText(tr("Loading %1 MB of text\u2026").arg(text.size() / (1024.0 * 1024.0), 0, 'f', 1));
   // QTextDocument is reentrant: built without a parent on the worker, handed to this thread,
   // then attached. Attaching a prepared document costs the UI thread ~30 ms at 13 MB.

@@ -5,7 +5,8 @@
 namespace shardscope::widgets {
 
 /// A read-only view of program text in the system's fixed-pitch font, with line numbers in a
-/// gutter on the left. Lines are not wrapped, so a line number always names one visible row.
+/// gutter on the left and MLIR syntax colours. Lines are not wrapped, so a line number always
+/// names one visible row.
 class SourceView : public QPlainTextEdit {
   Q_OBJECT
 
@@ -37,6 +38,7 @@ Q_SIGNALS:
 protected:
   void mouseReleaseEvent(QMouseEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
   void changeEvent(QEvent* event) override;
 
 private:
@@ -48,6 +50,8 @@ private:
   void placeGutter();
   void updateGutter(const QRect& rect, int dy);
   void paintGutter(QPaintEvent* event);
+  /// Applies MLIR syntax colours to the visible lines not coloured yet.
+  void colourVisibleLines();
 
   // Replaces the document with `document` (prepared on a worker) and re-applies highlights.
   void adoptDocument(QTextDocument* document);
@@ -57,6 +61,7 @@ private:
   QList<int> m_current;
   QList<int> m_breakpoints;
   bool m_loading = false;
+  bool m_replacingText = false; ///< inside `setPlainText`: no colouring of partial texts
   quint64 m_textGeneration = 0; ///< which `showText` call a prepared document belongs to
   QString m_placeholder;        ///< the placeholder to restore after "Loading…"
   QString m_text;               ///< the text last given to `showText`

@@ -3,6 +3,8 @@
 #include "core/io/mlir/detail/parser.h"
 #include "core/io/mlir/detail/printer.h"
 
+#include <algorithm>
+
 namespace shardscope::io::mlir {
 
 std::unique_ptr<ir::Module> parseModule(std::string_view text, uint32_t fileId,
@@ -29,6 +31,27 @@ std::string printModule(const ir::Module& module, size_t sizeHint) {
   out.reserve(sizeHint + sizeHint / 8);
   detail::Printer printer(out);
   printer.printModule(module);
+  return out;
+}
+
+std::string printModule(const ir::Module& module, std::vector<PrintedOpLine>& lines,
+                        size_t sizeHint) {
+  std::string out;
+  out.reserve(sizeHint + sizeHint / 8);
+  std::vector<std::pair<const ir::Operation*, size_t>> starts;
+  detail::Printer printer(out);
+  printer.recordOpStarts(&starts);
+  printer.printModule(module);
+  // Offsets grow in print order, so one pass over the text turns them into lines.
+  lines.clear();
+  lines.reserve(starts.size());
+  uint32_t line = 1;
+  size_t scanned = 0;
+  for (const auto& [op, offset] : starts) {
+    line += static_cast<uint32_t>(std::count(out.begin() + scanned, out.begin() + offset, '\n'));
+    scanned = offset;
+    lines.push_back({op, line});
+  }
   return out;
 }
 

@@ -26,6 +26,16 @@ ir::Attribute parseAttribute(std::string_view text, uint32_t fileId,
 /// reserves the output buffer up front, which saves re-growing it for large modules.
 std::string printModule(const ir::Module& module, size_t sizeHint = 0);
 
+/// Where an op starts in a printed module: its 1-based line.
+struct PrintedOpLine {
+  const ir::Operation* op = nullptr;
+  uint32_t line = 0;
+};
+/// Prints `module` as `printModule` does and lists the line every op (at any depth, in print
+/// order) starts on: what a view of the printed text needs to link lines and ops.
+std::string printModule(const ir::Module& module, std::vector<PrintedOpLine>& lines,
+                        size_t sizeHint = 0);
+
 /// Returns the name every value of `module` has when printed (`%arg0`, `%3`, `%cst_1`, `%0#1`).
 std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Module& module);
 /// The same for the values of one function (names inside a function do not depend on the rest

@@ -283,6 +283,8 @@ void Printer::printGeneric(const Operation& op) {
 }
 
 void Printer::printOperation(const Operation& op) {
+  if (m_opStarts)
+    m_opStarts->emplace_back(&op, m_out.size());
   if (op.numResults() > 0) {
     const OpFormat* f = lookupOpFormat(op.name());
     std::vector<std::string> hints;

@@ -105,3 +105,53 @@ func.func @g(%y: tensor<i32>) -> tensor<i32> {
     for (const auto& result : block->results())
       EXPECT_FALSE(names.count(result.get()));
 }
+
+TEST(PrinterTest, RecordsTheLineEveryOpStartsOn) {
+  support::CollectingSink sink;
+  auto module = io::mlir::parseModule(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.abs %x : tensor<4xf32>
+  %1 = stablehlo.reduce(%0 init: %0) applies stablehlo.add across dimensions = [] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %2 = "stablehlo.while"(%1) ({
+  ^bb0(%a: tensor<4xf32>):
+    %t = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %t : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<4xf32>):
+    stablehlo.return %a : tensor<4xf32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+})",
+                                      1, sink);
+  ASSERT_TRUE(module) << sink.diagnostics().front().message;
+  std::vector<io::mlir::PrintedOpLine> lines;
+  const std::string out = io::mlir::printModule(*module, lines);
+  EXPECT_EQ(out, io::mlir::printModule(*module));
+  // Every op is listed once, and the line it names starts with that op as the text shows it.
+  size_t ops = 0;
+  module->op().walk([&](const ir::Operation&) { ++ops; });
+  // All but the module itself and the body of the compact reduce (`applies stablehlo.add`), whose
+  // two ops are part of the reduce's line.
+  EXPECT_EQ(lines.size() + 3, ops);
+  std::vector<std::string> text{"", ""}; // text[1] is line 1
+  for (char c : out) {
+    if (c == '\n')
+      text.emplace_back();
+    else
+      text.back().push_back(c);
+  }
+  auto lineOf = [&](std::string_view name) {
+    for (const io::mlir::PrintedOpLine& l : lines)
+      if (l.op->name() == name)
+        return l.line;
+    return 0u;
+  };
+  ASSERT_GT(lineOf("stablehlo.while"), 0u);
+  EXPECT_NE(text[lineOf("func.func")].find("func.func @f"), std::string::npos);
+  EXPECT_NE(text[lineOf("stablehlo.abs")].find("stablehlo.abs"), std::string::npos);
+  EXPECT_NE(text[lineOf("stablehlo.while")].find("stablehlo.while"), std::string::npos);
+  EXPECT_NE(text[lineOf("stablehlo.constant")].find("stablehlo.constant dense<true>"),
+            std::string::npos);
+  EXPECT_NE(text[lineOf("func.return")].find("return %"), std::string::npos);
+  // The constant inside the condition region is printed after the while's first line.
+  EXPECT_GT(lineOf("stablehlo.constant"), lineOf("stablehlo.while"));
+}

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace shardscope::io::mlir::detail {
 
@@ -19,6 +21,11 @@ public:
 
   /// Prints the module (always as `module ... { ... }`).
   void printModule(const ir::Module& module);
+  /// Makes `printOperation` append each op and the offset in the output where it starts (its
+  /// result names, or its name for ops without results) to `starts`; null stops recording.
+  void recordOpStarts(std::vector<std::pair<const ir::Operation*, size_t>>* starts) {
+    m_opStarts = starts;
+  }
   /// Assigns every value of `module` the name `printModule` would print, without printing.
   void nameModule(const ir::Module& module) {
     std::unordered_set<std::string> used;
@@ -94,6 +101,7 @@ private:
   std::unordered_map<const ir::Value*, std::string> m_names;
   /// The shared `%N` of ops with several unhinted results, keyed by their first result.
   std::unordered_map<const ir::Value*, std::string> m_resultGroupNames;
+  std::vector<std::pair<const ir::Operation*, size_t>>* m_opStarts = nullptr;
 };
 
 } // namespace shardscope::io::mlir::detail
