@@ -23,6 +23,7 @@ struct Options {
   QString select;         // a value to select once the program is analysed
   QString stage;          // the stage to show
   bool dark = false;
+  QSize size{1440, 900};  // the window size of a screenshot
 };
 
 // Parses the command line of `app`; exits for --help and --version, and returns nothing after
@@ -58,6 +59,12 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
   const QCommandLineOption darkOption(
       QStringLiteral("dark"), QCoreApplication::translate("main", "Use the dark palette."));
   parser.addOption(darkOption);
+  const QCommandLineOption sizeOption(
+      QStringLiteral("size"),
+      QCoreApplication::translate("main", "The window size of --screenshot, e.g. 1024x700 "
+                                          "(default 1440x900)."),
+      QStringLiteral("WxH"));
+  parser.addOption(sizeOption);
   parser.process(app);
 
   const QStringList programs = parser.positionalArguments();
@@ -68,6 +75,17 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
   }
   Options options{programs.value(0), parser.value(screenshotOption), parser.value(selectOption),
                   parser.value(stageOption), parser.isSet(darkOption)};
+  if (parser.isSet(sizeOption)) {
+    const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int w = wh.value(0).toInt(&okW), h = wh.value(1).toInt(&okH);
+    if (wh.size() != 2 || !okW || !okH || w < 320 || h < 240 || w > 16384 || h > 16384) {
+      std::fprintf(stderr, "shardscope: --size wants WxH between 320x240 and 16384x16384, got '%s'\n",
+                   qPrintable(parser.value(sizeOption)));
+      return std::nullopt;
+    }
+    options.size = QSize(w, h);
+  }
   shardscope::widgets::StageId stage;
   if (!options.stage.isEmpty() && !shardscope::widgets::parseStageKey(options.stage, &stage)) {
     std::fprintf(stderr, "shardscope: unknown stage '%s'\n", qPrintable(options.stage));
@@ -143,7 +161,7 @@ int main(int argc, char** argv) {
   });
   const bool screenshot = !options->screenshotPath.isEmpty();
   if (screenshot) {
-    window.resize(1440, 900);
+    window.resize(options->size);
     auto shoot = [&] { screenshotAndQuit(&window, options->screenshotPath); };
     QObject::connect(&window, &shardscope::gui::MainWindow::programLoaded, &window, shoot);
     QObject::connect(&window, &shardscope::gui::MainWindow::programFailed, &window, shoot);

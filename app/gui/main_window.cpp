@@ -297,11 +297,22 @@ void MainWindow::showEvent(QShowEvent* event) {
   auto* tensor = findChild<QDockWidget*>(QStringLiteral("tensorShardingDock"));
   auto* values = findChild<QDockWidget*>(QStringLiteral("valuesDock"));
   const int h = height();
-  resizeDocks({inspector, mesh, tensor}, {h * 38 / 100, h * 26 / 100, h * 36 / 100}, Qt::Vertical);
-  resizeDocks({inspector}, {width() * 38 / 100}, Qt::Horizontal);
+  if (h < 820) {
+    // Three docks stacked in a short window leave each a sliver: the mesh and the tensor view
+    // share one place as tabs, and the selection's view of the two is a click away.
+    tabifyDockWidget(mesh, tensor);
+    mesh->raise();
+    resizeDocks({inspector, mesh}, {h * 45 / 100, h * 55 / 100}, Qt::Vertical);
+  } else {
+    resizeDocks({inspector, mesh, tensor}, {h * 38 / 100, h * 26 / 100, h * 36 / 100},
+                Qt::Vertical);
+  }
+  // In a narrow window the side columns give up some width so that the source stays readable.
+  const bool narrow = width() < 1200;
+  resizeDocks({inspector}, {width() * (narrow ? 33 : 38) / 100}, Qt::Horizontal);
   resizeDocks({values}, {h * 40 / 100}, Qt::Vertical);
   auto* graph = findChild<QDockWidget*>(QStringLiteral("graphDock"));
-  resizeDocks({graph}, {width() * 34 / 100}, Qt::Horizontal);
+  resizeDocks({graph}, {width() * (narrow ? 28 : 34) / 100}, Qt::Horizontal);
 }
 
 void MainWindow::createToolBar() {

@@ -303,6 +303,24 @@ private Q_SLOTS:
     QCOMPARE(text->selectedLine(), dotLine);
   }
 
+  // A small screen (1024x700) keeps every panel usable: the source shows whole lines' starts
+  // and the mesh has room for its cells and legend.
+  void smallWindowKeepsPanelsReadable() {
+    MainWindow window;
+    window.resize(1024, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
+                                    "/../../resources/examples/mlp_tensor_parallel.mlir")));
+    auto* source = window.findChild<QWidget*>(QStringLiteral("sourceView"));
+    const int column = source->fontMetrics().horizontalAdvance(QLatin1Char('x'));
+    QVERIFY2(source->width() >= 30 * column, qPrintable(QString::number(source->width())));
+    auto* mesh = window.findChild<MeshView*>();
+    QVERIFY(mesh->isVisible());
+    QVERIFY2(mesh->height() >= 150 && mesh->width() >= 200,
+             qPrintable(QStringLiteral("%1x%2").arg(mesh->width()).arg(mesh->height())));
+  }
+
   void graphShowsTheProgramAndSelects() {
     MainWindow window;
     window.show();

@@ -188,9 +188,13 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
   // Zooming shows or hides the overview.
   connect(m_view, &GraphCanvas::zoomed, this, &GraphPanel::placeMiniMap);
   m_function->setObjectName(QStringLiteral("graphFunctionCombo"));
-  m_function->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  // Narrow windows: the combo and the search box give way (the combo's list still shows whole
+  // names) and the status line wraps, so the graph dock never crowds out the source.
+  m_function->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_function->setMinimumContentsLength(6);
   m_function->setMaximumWidth(180);
-  m_search->setMinimumWidth(120);
+  m_search->setMinimumWidth(70);
+  m_status->setWordWrap(true);
   m_search->setObjectName(QStringLiteral("graphSearch"));
   m_search->setPlaceholderText(tr("Find (Ctrl+F)"));
   m_search->setToolTip(tr("Find a value by name (%x), or a node by op name, value type or "

@@ -86,8 +86,8 @@ QString MeshView::legend() const {
     if (!value->layout.valid)
       return tr("%1 is not sharded in this stage: every device holds all of it").arg(value->name);
     if (value->layout.isPartial())
-      return tr("Colours: the block of %1 each device holds (%2 distinct); %3: devices of one "
-                "colour hold partial results of that block until it is reduced")
+      return tr("Colours: the block of %1 each device holds (%2 distinct), %3: the devices of "
+                "a colour each hold a partial result of it")
           .arg(value->name, QString::number(value->layout.blockGroups.size()),
                value->layout.partialText());
     return tr("Colours: the block of %1 each device holds (%2 distinct, replicas share a colour)")
@@ -278,12 +278,12 @@ void MeshView::paintEvent(QPaintEvent*) {
                      fm.elidedText(ranks, Qt::ElideRight, static_cast<int>(top.width())));
   }
   const QString legendText = legend();
-  // As many lines as the legend wraps to (at most three), so that it never runs into the grid.
+  // As many lines as the legend wraps to (at most five), so that it never runs into the grid.
   const int legendH = qBound(
       fm.height(),
       fm.boundingRect(QRect(0, 0, width() - 16, fm.height() * 10), Qt::TextWordWrap, legendText)
           .height(),
-      fm.height() * 3);
+      fm.height() * 5);
   const QRectF legendRect(8, height() - legendH - 4, width() - 16, legendH);
   painter.setPen(palette().color(QPalette::PlaceholderText));
   painter.drawText(legendRect, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, legendText);
