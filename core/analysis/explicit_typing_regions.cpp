@@ -220,9 +220,15 @@ void ExplicitTypingBuilder::typeManualComputation(const ir::Operation& op, const
         returned[i].dims.size() == type.dims.size()) {
       if (type.mesh.empty())
         type.mesh = returned[i].mesh;
+      // An axis the out_shardings entry already places (on any dimension) stays where it is.
+      auto placed = [&](const ir::AxisRef& axis) {
+        return std::any_of(type.dims.begin(), type.dims.end(), [&](const DimSpec& dim) {
+          return std::find(dim.begin(), dim.end(), axis) != dim.end();
+        });
+      };
       for (size_t d = 0; d < type.dims.size(); ++d)
         for (const ir::AxisRef& axis : returned[i].dims[d])
-          if (std::find(type.dims[d].begin(), type.dims[d].end(), axis) == type.dims[d].end())
+          if (!placed(axis))
             type.dims[d].push_back(axis);
     }
     set(result, std::move(type));
