@@ -1,5 +1,6 @@
 #include "core/analysis/shard_map_analysis.h"
 
+#include "core/analysis/explicit_axis_types.h"
 #include "core/analysis/replica_groups.h"
 #include "core/sharding/notation.h"
 
@@ -141,6 +142,38 @@ void reportPartialManualUnreduced(const ManualComputationView& view,
     }
 }
 
+// `_check_unreduced`, second rule: in a full-manual computation, unreduced axes must be Explicit
+// mesh axes. Checked only where the module says what its axis types are.
+void reportUnreducedOnNonExplicitAxes(const ManualComputationView& view, const AxisTypes& types,
+                                      support::DiagnosticSink& sink) {
+  if (!view.freeAxes.empty() || !view.mesh.mesh)
+    return;
+  for (const auto* side : {&view.arguments, &view.results})
+    for (const LocalValueView& v : *side) {
+      bool allExplicit = std::all_of(
+          v.sharding.unreducedAxes.begin(), v.sharding.unreducedAxes.end(),
+          [&](const ir::AxisRef& axis) { return types.isExplicit(view.mesh.name, axis.name); });
+      if (allExplicit)
+        continue;
+      std::string shape, axisTypes;
+      for (size_t i = 0; i < view.mesh.mesh->axes.size(); ++i) {
+        const ir::MeshAxis& axis = view.mesh.mesh->axes[i];
+        shape += (i ? ", '" : "'") + axis.name + "': " + std::to_string(axis.size);
+        axisTypes += (i ? ", " : "") +
+                     std::string(axisTypeName(types.typeOf(view.mesh.name, axis.name)));
+      }
+      if (view.mesh.mesh->axes.size() == 1)
+        axisTypes += ",";
+      sink.error(view.op->loc(),
+                 "unreduced in " + std::string(side == &view.arguments ? "in" : "out") +
+                     "_specs " + sharding::partitionSpecNotation(v.sharding) +
+                     " can only be used when the mesh passed to shard_map contains axis names "
+                     "all of type `Explicit`. Got mesh Mesh(" +
+                     shape + ", axis_types=(" + axisTypes + "))");
+      return;
+    }
+}
+
 // NumPy's dtype name, as JAX's `str_short()` prints it without `short_dtypes`: `float32`,
 // `int32`, `uint8`, `bfloat16`, `complex64`, `bool`.
 std::string numpyDtypeName(ir::ElementType type) {
@@ -234,12 +267,21 @@ void reportCarryMismatches(const VarianceAnalysis& variance, const ManualComputa
 ShardMapAnalysis analyzeShardMaps(const ir::Module& module, support::DiagnosticSink& sink) {
   ShardMapAnalysis result{VarianceAnalysis::run(module), {}};
   result.replicationErrors = checkReplication(result.variance);
+  // Axis types are known only where the module states them; malformed ones are reported by the
+  // explicit typing, not here.
+  std::optional<AxisTypes> axisTypes;
+  if (module.op().hasAttr(kAxisTypesAttr)) {
+    support::CollectingSink ignored;
+    axisTypes = readAxisTypes(module, ignored);
+  }
   for (const ManualComputationView& view : result.variance.manualComputations()) {
     reportLocalTypes(view, sink);
     reportNestedMesh(result.variance, view, sink);
     reportCollectives(result.variance, view, sink);
     reportCarryMismatches(result.variance, view, sink);
     reportPartialManualUnreduced(view, sink);
+    if (axisTypes)
+      reportUnreducedOnNonExplicitAxes(view, *axisTypes, sink);
     for (const ReplicationError& error : result.replicationErrors)
       if (error.manualComputation == view.op)
         sink.report(replicationDiagnostic(error, view));
