@@ -62,8 +62,8 @@ std::string axisTypesDictRepr(const RuleContext& context, std::string_view meshN
   std::vector<std::pair<std::string_view, std::vector<std::string>>> groups;
   for (const ir::MeshAxis& axis : mesh->axes) {
     std::string_view type = axisTypeName(context.axisTypes.typeOf(meshName, axis.name));
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const auto& g) { return g.first == type; });
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == type; });
     if (it == groups.end())
       it = groups.insert(groups.end(), {type, {}});
     it->second.push_back(axis.name);

@@ -71,8 +71,8 @@ std::optional<std::string> unevenArgument(const ExplicitType& arg, const ir::Mod
     return "One of pjit arguments was given the sharding " + sharding +
            " implies that array axis " + std::to_string(d) + " is partitioned " +
            std::to_string(partitions[d]) + " times, but the dimension size is " +
-           std::to_string(shape[d]) + " (full shape: " +
-           intTuple(std::vector<int64_t>(shape.begin(), shape.end())) +
+           std::to_string(shape[d]) +
+           " (full shape: " + intTuple(std::vector<int64_t>(shape.begin(), shape.end())) +
            ", per-dimension tiling factors: " + intTuple(partitions) +
            " should evenly divide the shape)";
   }

@@ -66,10 +66,9 @@ void reportCollectives(const VarianceAnalysis& variance, const ManualComputation
       AxesMatch anyAxes = axesOnWholeMesh(use, view);
       if (anyAxes.matched)
         if (const std::string* free = firstFreeAxis(anyAxes.axes, view)) {
-          sink.error(use.op->loc(), "Found an unbound axis name: " + *free +
-                                        ". To fix this, please call " +
-                                        unboundAxisApiName(*use.op, use.kind) +
-                                        " under `jax.shard_map`.");
+          sink.error(use.op->loc(),
+                     "Found an unbound axis name: " + *free + ". To fix this, please call " +
+                         unboundAxisApiName(*use.op, use.kind) + " under `jax.shard_map`.");
           continue;
         }
     }
@@ -159,14 +158,14 @@ void reportUnreducedOnNonExplicitAxes(const ManualComputationView& view, const A
       for (size_t i = 0; i < view.mesh.mesh->axes.size(); ++i) {
         const ir::MeshAxis& axis = view.mesh.mesh->axes[i];
         shape += (i ? ", '" : "'") + axis.name + "': " + std::to_string(axis.size);
-        axisTypes += (i ? ", " : "") +
-                     std::string(axisTypeName(types.typeOf(view.mesh.name, axis.name)));
+        axisTypes +=
+            (i ? ", " : "") + std::string(axisTypeName(types.typeOf(view.mesh.name, axis.name)));
       }
       if (view.mesh.mesh->axes.size() == 1)
         axisTypes += ",";
       sink.error(view.op->loc(),
-                 "unreduced in " + std::string(side == &view.arguments ? "in" : "out") +
-                     "_specs " + sharding::partitionSpecNotation(v.sharding) +
+                 "unreduced in " + std::string(side == &view.arguments ? "in" : "out") + "_specs " +
+                     sharding::partitionSpecNotation(v.sharding) +
                      " can only be used when the mesh passed to shard_map contains axis names "
                      "all of type `Explicit`. Got mesh Mesh(" +
                      shape + ", axis_types=(" + axisTypes + "))");

@@ -86,7 +86,8 @@ bool exportFlattenedCallGraph(ir::Module& module, support::DiagnosticSink& sink)
   std::map<std::string, int> callCount;
   for (Operation* fn : module.functions())
     for (Operation* call : callsIn(*fn))
-      if (module.lookupFunction(detail::calleeOf(*call)) && ++callCount[detail::calleeOf(*call)] > 1)
+      if (module.lookupFunction(detail::calleeOf(*call)) &&
+          ++callCount[detail::calleeOf(*call)] > 1)
         return true;
   if (callCount.empty())
     return true;
