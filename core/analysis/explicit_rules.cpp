@@ -113,6 +113,8 @@ constexpr RuleEntry kRules[] = {
     {"stablehlo.reduce", "reduce", reduceRule, U::Generic},
     {"stablehlo.slice", "slice", sliceRule, U::Generic},
     {"stablehlo.pad", "pad", padRule, U::Generic},
+    {"stablehlo.dynamic_slice", "dynamic_slice", dynamicSliceRule, U::Elementwise},
+    {"stablehlo.dynamic_update_slice", "dynamic_update_slice", dynamicUpdateSliceRule, U::ByRule},
     // Contractions.
     {"stablehlo.dot_general", "dot_general", dotGeneralRule, U::ByRule},
     {"stablehlo.dot", "dot_general", dotGeneralRule, U::ByRule},

@@ -26,6 +26,13 @@ RuleOutcome varyingOutShape(const RuleInput& in, std::string_view name) {
   const ExplicitType& operand = in.operands[0];
   std::span<const int64_t> outShape = in.op.result(0)->type().shape();
   std::span<const int64_t> opShape = operand.type.shape();
+  // A result of rank 0 or of size-1 dimensions only is unsharded (`P()`).
+  if (std::all_of(outShape.begin(), outShape.end(), [](int64_t d) { return d == 1; })) {
+    ExplicitType result = operand;
+    result.type = in.op.result(0)->type();
+    result.dims.assign(outShape.size(), DimSpec{});
+    return typed({std::move(result)});
+  }
   for (size_t d = 0; d < operand.dims.size() && d < outShape.size() && d < opShape.size(); ++d) {
     const DimSpec& spec = operand.dims[d];
     int64_t shards = specSize(in.context, operand.mesh, spec);
@@ -44,6 +51,31 @@ RuleOutcome varyingOutShape(const RuleInput& in, std::string_view name) {
 
 bool contains(const std::vector<int64_t>& values, int64_t v) {
   return std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// `_axis_types_dict(mesh)` printed: `{Explicit: ('X', 'Y'), Auto: ('Z',)}`, types in the order
+// they first appear along the mesh's axes.
+std::string axisTypesDictRepr(const RuleContext& context, std::string_view meshName) {
+  const ir::Mesh* mesh = meshNamed(context, meshName);
+  if (!mesh)
+    return "{}";
+  std::vector<std::pair<std::string_view, std::vector<std::string>>> groups;
+  for (const ir::MeshAxis& axis : mesh->axes) {
+    std::string_view type = axisTypeName(context.axisTypes.typeOf(meshName, axis.name));
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == type; });
+    if (it == groups.end())
+      it = groups.insert(groups.end(), {type, {}});
+    it->second.push_back(axis.name);
+  }
+  std::string out = "{";
+  for (size_t g = 0; g < groups.size(); ++g) {
+    out += (g ? ", " : "") + std::string(groups[g].first) + ": (";
+    for (size_t i = 0; i < groups[g].second.size(); ++i)
+      out += (i ? ", '" : "'") + groups[g].second[i] + "'";
+    out += groups[g].second.size() == 1 ? ",)" : ")";
+  }
+  return out + "}";
 }
 
 } // namespace
@@ -127,5 +159,27 @@ RuleOutcome reduceRule(const RuleInput& in) {
 RuleOutcome sliceRule(const RuleInput& in) { return varyingOutShape(in, "slicing"); }
 
 RuleOutcome padRule(const RuleInput& in) { return varyingOutShape(in, "padding"); }
+
+RuleOutcome dynamicSliceRule(const RuleInput& in) { return varyingOutShape(in, "dynamic_slice"); }
+
+RuleOutcome dynamicUpdateSliceRule(const RuleInput& in) {
+  // The update must be sharded exactly like the operand; the result keeps that sharding.
+  if (in.operands.size() < 2)
+    return {};
+  const ExplicitType& operand = in.operands[0];
+  const ExplicitType& update = in.operands[1];
+  if (!operand.sameSharding(update) || operand.mesh != update.mesh) {
+    auto withAxisTypes = [&](const ExplicitType& t) {
+      return shortTypeStr(t) + "(" + axisTypesDictRepr(in.context, t.mesh) + ")";
+    };
+    return shardingTypeError("dynamic_update_slice operand sharding must be equal to update "
+                             "sharding, got operand sharding " +
+                             withAxisTypes(operand) + " and update sharding " +
+                             withAxisTypes(update) + ".");
+  }
+  ExplicitType result = operand;
+  result.type = in.op.result(0)->type();
+  return typed({std::move(result)});
+}
 
 } // namespace shardscope::analysis::detail

@@ -35,6 +35,50 @@ std::optional<AxisTypes> moduleAxisTypes(const ir::Module& module,
   return readAxisTypes(module, sink);
 }
 
+// A Python tuple of integers: `(6,)`, `(6, 4)`.
+std::string intTuple(const std::vector<int64_t>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return "(" + out + (values.size() == 1 ? ",)" : ")");
+}
+
+// `Sharding.shard_shape` as jit checks its arguments (`_check_divisibility` in pjit.py): JAX
+// refuses an argument whose explicit sharding splits a dimension unevenly instead of padding it.
+std::optional<std::string> unevenArgument(const ExplicitType& arg, const ir::Module& module,
+                                          const AxisTypes& types) {
+  if (!arg.known || arg.mesh.empty() || !arg.type.isTensor())
+    return std::nullopt;
+  const ir::Mesh* mesh = module.lookupMesh(arg.mesh);
+  if (!mesh)
+    return std::nullopt;
+  std::span<const int64_t> shape = arg.type.shape();
+  std::vector<int64_t> partitions;
+  for (size_t d = 0; d < arg.dims.size() && d < shape.size(); ++d) {
+    int64_t p = 1;
+    for (const ir::AxisRef& axis : arg.dims[d])
+      for (const ir::MeshAxis& meshAxis : mesh->axes)
+        if (meshAxis.name == axis.name)
+          p *= axis.subAxis ? axis.subAxis->size : meshAxis.size;
+    partitions.push_back(p);
+  }
+  for (size_t d = 0; d < partitions.size(); ++d) {
+    if (shape[d] < 0 || shape[d] % partitions[d] == 0)
+      continue;
+    std::string sharding = namedShardingRepr(arg, mesh, types);
+    if (sharding.rfind("NamedSharding(mesh=Abstract", 0) == 0)
+      sharding.erase(std::string("NamedSharding(mesh=").size(), std::string("Abstract").size());
+    return "One of pjit arguments was given the sharding " + sharding +
+           " implies that array axis " + std::to_string(d) + " is partitioned " +
+           std::to_string(partitions[d]) + " times, but the dimension size is " +
+           std::to_string(shape[d]) +
+           " (full shape: " + intTuple(std::vector<int64_t>(shape.begin(), shape.end())) +
+           ", per-dimension tiling factors: " + intTuple(partitions) +
+           " should evenly divide the shape)";
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 bool anyUnknown(const std::vector<ExplicitType>& types) {
@@ -52,8 +96,18 @@ void ExplicitTypingBuilder::typeFunction(const ir::Operation& fn) {
     return;
   m_inProgress.insert(&fn);
   const AxisTypes& types = m_out.m_axisTypes;
-  for (const auto& arg : body->arguments())
-    set(*arg, typeFromSharding(arg->type(), ir::shardingOf(*arg), types, m_out.m_contextMesh));
+  const auto* visibility = fn.attr("sym_visibility").as<ir::StringAttr>();
+  const bool entry = !visibility || visibility->value == "public";
+  for (const auto& arg : body->arguments()) {
+    ExplicitType type =
+        typeFromSharding(arg->type(), ir::shardingOf(*arg), types, m_out.m_contextMesh);
+    if (std::optional<std::string> uneven =
+            entry ? unevenArgument(type, m_module, types) : std::nullopt) {
+      m_out.m_rejections.push_back({&fn, {"IndivisibleError", *uneven}});
+      m_sink.error(fn.loc(), *uneven);
+    }
+    set(*arg, std::move(type));
+  }
   typeBlock(*body, types);
   m_inProgress.erase(&fn);
   m_done.insert(&fn);

@@ -206,10 +206,32 @@ void ExplicitTypingBuilder::typeManualComputation(const ir::Operation& op, const
     }
     typeBlock(block, inner);
   }
+  // `_unshard_shaped_array`: each result dimension is sharded by the axes its `out_shardings`
+  // entry names followed by the free (non-manual) axes the returned body value is sharded by, so
+  // a partial-manual computation keeps its free explicit axes on the way out.
+  std::vector<ExplicitType> returned;
+  if (op.numRegions() > 0 && !op.region(0).empty())
+    returned = returnTypes(op.region(0));
   for (unsigned i = 0; i < op.numResults(); ++i) {
     const ir::Value& result = *op.result(i);
-    set(result,
-        typeFromSharding(result.type(), shardingAt(op, "out_shardings", i), types, context));
+    ExplicitType type =
+        typeFromSharding(result.type(), shardingAt(op, "out_shardings", i), types, context);
+    if (i < returned.size() && returned[i].known && type.known &&
+        returned[i].dims.size() == type.dims.size()) {
+      if (type.mesh.empty())
+        type.mesh = returned[i].mesh;
+      // An axis the out_shardings entry already places (on any dimension) stays where it is.
+      auto placed = [&](const ir::AxisRef& axis) {
+        return std::any_of(type.dims.begin(), type.dims.end(), [&](const DimSpec& dim) {
+          return std::find(dim.begin(), dim.end(), axis) != dim.end();
+        });
+      };
+      for (size_t d = 0; d < type.dims.size(); ++d)
+        for (const ir::AxisRef& axis : returned[i].dims[d])
+          if (!placed(axis))
+            type.dims[d].push_back(axis);
+    }
+    set(result, std::move(type));
   }
 }
 

@@ -373,6 +373,13 @@ void VarianceBuilder::analyzeWhile(const ir::Operation& op, const Scope& scope) 
     runBodies(quiet);
     bool changed = false;
     const ir::Operation* yield = body.back();
+    // JAX types the body once, on the initial carry, and requires the same types back.
+    for (unsigned i = 0; iteration == 0 && yield && i < yield->numOperands() && i < carry.size();
+         ++i)
+      if (!carry[i].sameAxes(get(yield->operand(i))) && scope.record &&
+          m_recordedSites.insert({&op, scope.view->op, ~0u - 1 - i}).second)
+        m_out.m_carryMismatches.push_back(
+            {&op, i, carry[i], get(yield->operand(i)), scope.view->op});
     for (unsigned i = 0; yield && i < yield->numOperands() && i < carry.size(); ++i)
       if (!carry[i].missing(get(yield->operand(i))).empty()) {
         carry[i].unite(get(yield->operand(i)), order(scope));

@@ -62,6 +62,19 @@ struct CollectiveReading {
   std::string reason;
 };
 
+/// A `stablehlo.while` loop-carried value whose body, run on the initial value's variance,
+/// returns a value of a different variance. JAX's `_check_carry_type` accepts a loop only when the
+/// two types are equal; `pcast` / `pvary`, which would have made them equal, leave no op.
+struct CarryMismatch {
+  const ir::Operation* op = nullptr;
+  unsigned index = 0;
+  /// The initial value's variance and what one pass of the body returns for it.
+  VarianceSet initial;
+  VarianceSet returned;
+  /// The innermost manual computation holding `op`.
+  const ir::Operation* manualComputation = nullptr;
+};
+
 /// Device-variance types of every value inside the manual computations of a module, with the
 /// implicit pbroadcast sites and the collectives mapped back to mesh axes.
 ///
@@ -102,6 +115,8 @@ public:
   const std::vector<CollectiveUse>& collectives() const { return m_collectives; }
   /// The unmarked all_gathers read as `all_gather_invariant`, in program order.
   const std::vector<CollectiveReading>& readings() const { return m_readings; }
+  /// The loop carries whose variance changes in the body, in program order.
+  const std::vector<CarryMismatch>& carryMismatches() const { return m_carryMismatches; }
   /// How `op` is read: the reading chosen for it, else `collectiveKind(op)`.
   std::optional<CollectiveKind> kindOf(const ir::Operation& op) const;
 
@@ -112,6 +127,7 @@ private:
   std::vector<PbroadcastSite> m_sites;
   std::vector<CollectiveUse> m_collectives;
   std::vector<CollectiveReading> m_readings;
+  std::vector<CarryMismatch> m_carryMismatches;
 };
 
 } // namespace shardscope::analysis

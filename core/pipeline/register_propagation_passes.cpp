@@ -1,6 +1,9 @@
 // Registers sharding propagation (core/propagation) under `sdy_opt`'s pass names.
 #include "core/pipeline/pass_manager.h"
 #include "core/pipeline/passes.h"
+#include "core/propagation/export_call_graph.h"
+#include "core/propagation/import_flatten_call_graph.h"
+#include "core/propagation/import_pipeline.h"
 #include "core/propagation/propagate_basic.h"
 
 namespace shardscope::pipeline {
@@ -63,8 +66,13 @@ bool runPropagationPipeline(ir::Module& module, const PassOptions& options,
   std::string importOptions;
   if (std::optional<std::string> dedup = options.get("dedup-functions-fully"))
     importOptions = "dedup-functions-fully=" + *dedup;
+  // Without dedup-functions-fully, Shardy gives every call site its own copy of the callee
+  // (flatten, symbol DCE) and reassembles the call graph after propagating.
+  const bool flatten = !options.getBool("dedup-functions-fully", false);
   // Shardy orders the functions callers first before propagating.
   if (!runNamed(module, "sdy-import-pipeline", importOptions, sink) ||
+      (flatten && (!propagation::flattenCallGraph(module, sink) ||
+                   !propagation::eraseDeadSymbols(module, sink))) ||
       !runNamed(module, "sdy-pre-order-funcs", "", sink))
     return false;
   propagation::PropagationOptions propagationOptions;
@@ -73,7 +81,8 @@ bool runPropagationPipeline(ir::Module& module, const PassOptions& options,
   propagationOptions.propagateThroughCalls = true;
   propagationOptions.conservativePropagation =
       options.getBool("conservative-propagation", false);
-  if (!propagation::propagate(module, propagationOptions, sink))
+  if (!propagation::propagate(module, propagationOptions, sink) ||
+      (flatten && !propagation::exportFlattenedCallGraph(module, sink)))
     return false;
   ExportOptions exportOptions;
   exportOptions.keepShardingRules = options.getBool("keep-sharding-rules", false);

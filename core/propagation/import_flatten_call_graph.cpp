@@ -8,7 +8,45 @@
 
 namespace shardscope::propagation {
 
-bool flattenCallGraph(ir::Module& module, support::DiagnosticSink&) {
+namespace {
+
+// The first call that closes a cycle of the call graph (a function reaching itself), searched
+// depth first from every function; null when the graph is acyclic.
+const ir::Operation* findRecursiveCall(const ir::Module& module, const ir::Operation& fn,
+                                       std::set<const ir::Operation*>& onPath,
+                                       std::set<const ir::Operation*>& done) {
+  if (done.count(&fn))
+    return nullptr;
+  onPath.insert(&fn);
+  const ir::Operation* found = nullptr;
+  fn.walk([&](const ir::Operation& op) {
+    if (found || !op.is("func.call"))
+      return;
+    const ir::Operation* callee = module.lookupFunction(detail::calleeOf(op));
+    if (!callee)
+      return;
+    if (onPath.count(callee))
+      found = &op;
+    else
+      found = findRecursiveCall(module, *callee, onPath, done);
+  });
+  onPath.erase(&fn);
+  done.insert(&fn);
+  return found;
+}
+
+} // namespace
+
+bool flattenCallGraph(ir::Module& module, support::DiagnosticSink& sink) {
+  // Copying a function copies everything it calls, which never ends on a recursive call graph.
+  std::set<const ir::Operation*> onPath, done;
+  for (const ir::Operation* fn : module.functions())
+    if (const ir::Operation* call = findRecursiveCall(module, *fn, onPath, done)) {
+      sink.error(call->loc(), "'func.call' op calls @" + detail::calleeOf(*call) +
+                                  ", which is already being called: a recursive call graph "
+                                  "cannot be flattened");
+      return false;
+    }
   detail::SymbolNamer namer;
   std::set<std::string> called;
   // The order is fixed before any copy is made: copies are never visited.

@@ -8,7 +8,8 @@ namespace shardscope::propagation {
 /// `-sdy-flatten-call-graph` (Shardy's flatten_call_graph.cc): every function is called from at
 /// most one call site. Calls are visited callees first (Shardy's `walkCalls`); the first call of
 /// a function keeps it, every later one calls a fresh copy of it and of everything it calls
-/// (`<name>_<n>`, marked `sdy.original_func_name`). Never fails.
+/// (`<name>_<n>`, marked `sdy.original_func_name`). Fails, at the call that closes the cycle, on
+/// a recursive call graph, which no number of copies flattens.
 bool flattenCallGraph(ir::Module& module, support::DiagnosticSink& sink);
 
 /// `-sdy-pre-order-funcs` (Shardy's pre_order_funcs.cc): moves the functions to the end of the

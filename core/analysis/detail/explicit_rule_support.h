@@ -77,6 +77,8 @@ RuleOutcome concatenateRule(const RuleInput& in);
 RuleOutcome reduceRule(const RuleInput& in);
 RuleOutcome sliceRule(const RuleInput& in);
 RuleOutcome padRule(const RuleInput& in);
+RuleOutcome dynamicSliceRule(const RuleInput& in);
+RuleOutcome dynamicUpdateSliceRule(const RuleInput& in);
 RuleOutcome dotGeneralRule(const RuleInput& in); // dot_general and dot
 
 } // namespace shardscope::analysis::detail

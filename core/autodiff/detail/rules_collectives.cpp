@@ -134,6 +134,16 @@ Value* allToAllBack(RuleContext& ctx, Value* ct) {
   return ctx.b.create1("stablehlo.all_to_all", {ct}, ctx.op.operand(0)->type(), std::move(attrs));
 }
 
+// pmax, pmin and other non-sum reductions: JAX registers neither a JVP nor a transpose for them,
+// so `grad` fails with its generic NotImplementedError text; `transpose` says why.
+bool failNonlinearCollective(RuleContext& ctx, const ir::Operation& op,
+                             analysis::CollectiveKind kind) {
+  std::string name = analysis::jaxCollectiveName(op, kind);
+  if (ctx.engine.mode() == Mode::Grad)
+    return ctx.fail("Differentiation rule for '" + name + "' not implemented");
+  return ctx.fail("'" + name + "' is not linear");
+}
+
 } // namespace
 
 std::optional<bool> transposeCollective(RuleContext& ctx) {
@@ -162,7 +172,7 @@ std::optional<bool> transposeCollective(RuleContext& ctx) {
   switch (*kind) {
   case analysis::CollectiveKind::AllReduce:
     if (analysis::jaxCollectiveName(op, *kind) != "psum")
-      return ctx.fail("'" + analysis::jaxCollectiveName(op, *kind) + "' is not linear");
+      return failNonlinearCollective(ctx, op, *kind);
     // Efficient: the transpose of psum is pbroadcast, a no-op on every device.
     out = naive ? ctx.engine.psum(ctx.scope, ctx.b, ct, axes) : ct;
     if (naive && op.attr("replica_groups"))
@@ -180,7 +190,7 @@ std::optional<bool> transposeCollective(RuleContext& ctx) {
   }
   case analysis::CollectiveKind::ReduceScatter:
     if (analysis::jaxCollectiveName(op, *kind) != "psum_scatter")
-      return ctx.fail("'" + analysis::jaxCollectiveName(op, *kind) + "' is not linear");
+      return failNonlinearCollective(ctx, op, *kind);
     out = allGather(ctx, ct, ir::stablehlo::intAttr(op, "scatter_dimension").value_or(0),
                     operandType);
     break;

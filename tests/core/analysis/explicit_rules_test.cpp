@@ -63,14 +63,32 @@ TEST(ExplicitRulesTest, BinaryOpsTakeTheConsensusOfEachDimension) {
   EXPECT_EQ(p->errors(), Strings{});
 }
 
+TEST(ExplicitRulesTest, EntryArgumentsShardedUnevenlyAreRejected) {
+  // jit's `_check_divisibility`: 6 rows over Y (4 devices) is an IndivisibleError; a private
+  // function's arguments are not jit arguments and are not checked.
+  auto p = typeProgram(withMesh(R"(
+  func.func @main(%a: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}, {}]>}) -> tensor<6x8xf32> {
+    return %a : tensor<6x8xf32>
+  }
+  func.func private @f(%a: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}, {}]>}) -> tensor<6x8xf32> {
+    return %a : tensor<6x8xf32>
+  })"));
+  EXPECT_EQ(p->errors(),
+            Strings{"One of pjit arguments was given the sharding NamedSharding(mesh=Mesh('X': 2, "
+                    "'Y': 4, axis_types=(Explicit, Explicit)), spec=P('Y', None)) implies that "
+                    "array axis 0 is partitioned 4 times, but the dimension size is 6 (full "
+                    "shape: (6, 8), per-dimension tiling factors: (4, 1) should evenly divide the "
+                    "shape)"});
+}
+
 TEST(ExplicitRulesTest, BinaryOpsWithDifferentShardingsOfADimensionAreRejected) {
   auto p = typeProgram(withMesh(R"(
-  func.func @main(%a: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X"}, {}]>},
-                  %b: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}, {}]>},
-                  %c: tensor<4x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X", "Y"}, {}]>}) -> tensor<4x8xf32> {
-    %sum = stablehlo.add %a, %b : tensor<4x8xf32>
-    %lt = stablehlo.compare LT, %a, %c : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
-    return %a : tensor<4x8xf32>
+  func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X"}, {}]>},
+                  %b: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}, {}]>},
+                  %c: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X", "Y"}, {}]>}) -> tensor<8x8xf32> {
+    %sum = stablehlo.add %a, %b : tensor<8x8xf32>
+    %lt = stablehlo.compare LT, %a, %c : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xi1>
+    return %a : tensor<8x8xf32>
   })"));
   EXPECT_EQ(p->errors(),
             (Strings{"add got incompatible shardings for broadcasting: ('X', None), ('Y', None).",
@@ -150,18 +168,18 @@ TEST(ExplicitRulesTest, ReshapeSplitsAndMergesDimensionsItCanFollow) {
 
 TEST(ExplicitRulesTest, ReshapeItCannotFollowAsksForAnOutSharding) {
   auto p = typeProgram(withMesh(R"(
-  func.func @main(%y: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}]>},
+  func.func @main(%y: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}]>},
                   %minor: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"X"}]>},
-                  %other: tensor<6x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X"}, {}]>}) -> tensor<6xf32> {
-    %a = stablehlo.reshape %y : (tensor<6xf32>) -> tensor<2x3xf32>
+                  %other: tensor<6x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X"}, {}]>}) -> tensor<12xf32> {
+    %a = stablehlo.reshape %y : (tensor<12xf32>) -> tensor<3x4xf32>
     %b = stablehlo.reshape %minor : (tensor<4x2xf32>) -> tensor<8xf32>
     %c = stablehlo.reshape %other : (tensor<6x4xf32>) -> tensor<4x6xf32>
     %d = stablehlo.reshape %other {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"X"}]>]>} : (tensor<6x4xf32>) -> tensor<4x6xf32>
-    return %y : tensor<6xf32>
+    return %y : tensor<12xf32>
   })"));
   std::string prefix = "This reshape is not supported. Please specify the sharding of the output "
                        "via the `out_sharding` argument of jax.lax.reshape. Got operand type: ";
-  EXPECT_EQ(p->errors(), (Strings{prefix + "float32[6@Y], new sizes: (2, 3)",
+  EXPECT_EQ(p->errors(), (Strings{prefix + "float32[12@Y], new sizes: (3, 4)",
                                   prefix + "float32[4,2@X], new sizes: (8,)",
                                   prefix + "float32[6@X,4], new sizes: (4, 6)"}));
   EXPECT_EQ(p->type("d"), "f32[4,6@X]");
@@ -278,12 +296,12 @@ TEST(ExplicitRulesTest, DotGeneralWithContractingDimsShardedOnBothSidesNeedsAnOu
 // unsharded side included); contracting specs are only checked for being sharded on both sides.
 TEST(ExplicitRulesTest, DotGeneralNeedsTheSameBatchShardings) {
   auto p = typeProgram(withMesh(R"(
-  func.func @main(%lhs: tensor<2x8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X"}, {}, {"Y"}]>},
-                  %rhs: tensor<2x16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}, {}, {}]>},
-                  %rhs2: tensor<2x16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"X"}, {}]>}) -> tensor<2x8x4xf32> {
-    %batch = stablehlo.dot_general %lhs, %rhs, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x8x16xf32>, tensor<2x16x4xf32>) -> tensor<2x8x4xf32>
-    %contract = stablehlo.dot_general %lhs, %rhs2, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x8x16xf32>, tensor<2x16x4xf32>) -> tensor<2x8x4xf32>
-    return %batch : tensor<2x8x4xf32>
+  func.func @main(%lhs: tensor<4x8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"X"}, {}, {"Y"}]>},
+                  %rhs: tensor<4x16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"Y"}, {}, {}]>},
+                  %rhs2: tensor<4x16x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"X"}, {}]>}) -> tensor<4x8x4xf32> {
+    %batch = stablehlo.dot_general %lhs, %rhs, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x8x16xf32>, tensor<4x16x4xf32>) -> tensor<4x8x4xf32>
+    %contract = stablehlo.dot_general %lhs, %rhs2, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x8x16xf32>, tensor<4x16x4xf32>) -> tensor<4x8x4xf32>
+    return %batch : tensor<4x8x4xf32>
   })"));
   EXPECT_EQ(p->errors(),
             (Strings{"dot_general requires lhs batch dimensions and rhs batch dimensions to have "

@@ -215,6 +215,35 @@ TEST_F(VarianceTest, WhileLoopsIterateTheirCarriesToAFixedPoint) {
   EXPECT_EQ(sitesIn(m_analysis, *m_module, "loop"), Strings{"stablehlo.while#1 'i' (loop carry)"});
 }
 
+TEST_F(VarianceTest, LoopCarriesWhoseVarianceChangesInTheBodyAreRecorded) {
+  // JAX's `_check_carry_type` compares the initial carry with one pass of the body: an invariant
+  // accumulator that adds the varying operand grows to {i}; the counter stays invariant.
+  std::string body =
+      "    %z = stablehlo.constant dense<0> : tensor<i32>\n"
+      "    %a0 = stablehlo.constant dense<0.0> : tensor<2x8xf32>\n"
+      "    %r:2 = stablehlo.while(%k = %z, %acc = %a0) : tensor<i32>, tensor<2x8xf32>\n"
+      "     cond {\n"
+      "      %n = stablehlo.constant dense<2> : tensor<i32>\n"
+      "      %c = stablehlo.compare LT, %k, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "      stablehlo.return %c : tensor<i1>\n"
+      "    } do {\n"
+      "      %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "      %k1 = stablehlo.add %k, %one : tensor<i32>\n"
+      "      %acc1 = stablehlo.add %acc, %xb : tensor<2x8xf32>\n"
+      "      stablehlo.return %k1, %acc1 : tensor<i32>, tensor<2x8xf32>\n"
+      "    }\n"
+      "    sdy.return %r#1 : tensor<2x8xf32>";
+  run(program("[{\"i\"}, {}]", "[{\"i\"}, {}]", "\"i\"", "tensor<2x8xf32>", body));
+  ASSERT_EQ(m_analysis.carryMismatches().size(), 1u);
+  const CarryMismatch& m = m_analysis.carryMismatches()[0];
+  EXPECT_EQ(m.index, 1u);
+  EXPECT_EQ(m.initial.str(), "");
+  EXPECT_EQ(m.returned.str(), "{V:i}");
+  const AxisOrigin* i = m.returned.originOf("i");
+  ASSERT_TRUE(i);
+  EXPECT_EQ(i->source, VarianceSource::InSharding);
+}
+
 TEST_F(VarianceTest, BranchesJoinTheirResultsAndThePredicate) {
   run(program("[{\"i\"}, {}]", "[{\"i\"}, {}]", "\"i\", \"j\"", "tensor<2x8xf32>",
               "    %c = stablehlo.constant dense<1.000000e+00> : tensor<2x8xf32>\n"

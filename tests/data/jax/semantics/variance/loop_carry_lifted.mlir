@@ -1,7 +1,8 @@
 // jax jax/_src/lax/control_flow/loops.py::_check_carry_type (a carry whose variance grows must start varying; JAX suggests jax.lax.pcast(..., to='varying') on the initial value, which leaves no op): the invariant initial carry is read as lifted, shown as a loop-carry pbroadcast.
 // NUMPY: r[0] = 3 * a[0]
 // CLI check: stablehlo.while  operand #1  over 'x'  (loop carry)
-// CLI check: diagnostics: none
+// CLI check: diagnostics: 1 warning
+// CLI-NOT check: error:
 sdy.mesh @mesh = <["x"=4]>
 func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%a: tensor<2xf32>) {

@@ -1,0 +1,11 @@
+// jax jax/_src/lax/parallel.py::_all_to_all_transpose_rule (all_to_all with split_axis and concat_axis swapped): the transpose of all_to_all(split 1, concat 0) is all_to_all(split 0, concat 1) over the same devices.
+// NUMPY: r[0] = a[0]
+// CLI transpose --linear-in 0: concat_dimension = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, split_count = 2 : i64, split_dimension = 0 : i64
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%arg0: tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<4x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{}, {"x"}]>] manual_axes={"x"} (%a: tensor<2x4xf32>) {
+    %1 = "stablehlo.all_to_all"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, concat_dimension = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, split_count = 2 : i64, split_dimension = 1 : i64}> : (tensor<2x4xf32>) -> tensor<4x2xf32>
+    sdy.return %1 : tensor<4x2xf32>
+  } : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
