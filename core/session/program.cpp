@@ -13,6 +13,7 @@
 #include "core/sharding/verifier.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -99,6 +100,22 @@ std::optional<Stage> parseStage(std::string_view name) {
 }
 
 std::unique_ptr<Program> Program::load(const std::string& path, support::DiagnosticSink& sink) {
+  // Look before opening: opening a FIFO without a writer blocks, and a device such as /dev/zero
+  // never ends. Only regular files (or links to them) are programs, as for the CLI.
+  std::error_code error;
+  std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (error) {
+    sink.error({}, "cannot open '" + path + "': " + error.message());
+    return nullptr;
+  }
+  if (std::filesystem::is_directory(status)) {
+    sink.error({}, "'" + path + "' is a directory, not a program file");
+    return nullptr;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    sink.error({}, "'" + path + "' is not a regular file (a device, FIFO or socket)");
+    return nullptr;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     sink.error({}, "cannot open '" + path + "'");
