@@ -11,7 +11,10 @@
 #                             cmake/sanitizers/lsan.supp, and any report fails the run
 #   cmake/dev.sh fuzz [SECONDS]
 #                             builds the libFuzzer targets (clang) and fuzzes each for SECONDS
-#                             (default 600) from its committed corpus
+#                             (default 600) from its committed corpus: the parser, the .npy
+#                             reader, serve's protocol, GSPMD sharding strings and the pipeline
+#                             (structure-aware mutations through verify, propagation, partitioning
+#                             and a bounded run)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -72,9 +75,10 @@ fuzz)
   CC=clang CXX=clang++ cmake -S "$root" -B "$root/build/fuzz" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DSHARDSCOPE_BUILD_FUZZERS=ON -DSHARDSCOPE_BUILD_GUI=OFF -DSHARDSCOPE_BUILD_BENCHMARKS=OFF >/dev/null
   cmake --build "$root/build/fuzz" -j"$jobs" --target shardscope-parser-fuzzer \
-    shardscope-npy-fuzzer shardscope-serve-fuzzer shardscope-gspmd-fuzzer
+    shardscope-npy-fuzzer shardscope-serve-fuzzer shardscope-gspmd-fuzzer \
+    shardscope-pipeline-fuzzer
   status=0
-  for target in parser npy serve gspmd; do
+  for target in parser npy serve gspmd pipeline; do
     corpus=$root/tests/fuzz/corpus_$target
     [[ $target == parser ]] && corpus=$root/tests/fuzz/corpus
     work=$root/build/fuzz/long_$target

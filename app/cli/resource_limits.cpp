@@ -2,6 +2,7 @@
 
 #include "app/cli/cli_support.h"
 #include "core/exec/tensor.h"
+#include "core/session/program.h"
 #include "core/support/checked_math.h"
 
 #include <cstdio>
@@ -59,27 +60,7 @@ bool checkTensorSizes(const ir::Module& module, int64_t maxBytes, support::Diagn
 
 bool checkMeshDevices(const ir::Module& module, int64_t maxDevices,
                       support::DiagnosticSink& sink) {
-  for (const auto& op : module.body().ops()) {
-    const auto* attr = op->attr("mesh").as<ir::MeshAttr>();
-    if (!op->is("sdy.mesh") || !attr)
-      continue;
-    int64_t devices = 1;
-    bool overflow = false;
-    for (const ir::MeshAxis& axis : attr->mesh.axes) {
-      std::optional<int64_t> next = support::checkedMul(devices, axis.size);
-      overflow = overflow || !next || axis.size < 0;
-      devices = next.value_or(devices);
-    }
-    if (overflow || devices > maxDevices) {
-      sink.error(op->loc(), "the mesh has " +
-                                (overflow ? std::string("more devices than fit in 64 bits")
-                                          : std::to_string(devices) + " devices") +
-                                ", more than the limit of " + std::to_string(maxDevices) +
-                                " (raise it with --max-devices)");
-      return false;
-    }
-  }
-  return true;
+  return session::checkMeshDevices(module, maxDevices, sink, "raise it with --max-devices");
 }
 
 std::optional<bool> parseLimitOption(const std::vector<std::string>& args, size_t& i,

@@ -3,6 +3,7 @@
 // exceeded, names the option that raises it, and is documented in the README.
 
 #include "core/ir/module.h"
+#include "core/session/program.h"
 #include "core/support/diagnostic.h"
 
 #include <cstdint>
@@ -16,7 +17,7 @@ namespace shardscope::cli {
 inline constexpr int64_t kDefaultMaxTensorBytes = int64_t{4} << 30;
 /// The default of `--max-devices` for the commands that lay out every device of a mesh
 /// (`partition`, `check`, `inspect`, `report`).
-inline constexpr int64_t kDefaultMaxDevices = 65536;
+inline constexpr int64_t kDefaultMaxDevices = session::kMaxLaidOutDevices;
 /// The default of `--max-devices` for `run` and `serve`: the local backend runs a thread per
 /// device.
 inline constexpr int64_t kDefaultMaxRunDevices = 4096;

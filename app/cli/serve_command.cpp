@@ -17,8 +17,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <limits>
+#include <mutex>
+#include <set>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <poll.h>
@@ -38,6 +46,8 @@ struct ServeOptions {
   /// The longest request line accepted (`--max-line-bytes`); longer lines are refused.
   int64_t maxLineBytes = serve::kDefaultMaxLineBytes;
   ResourceLimits limits{kDefaultMaxTensorBytes, kDefaultMaxRunDevices};
+  /// `--max-steps`: the ops each device may execute in one run.
+  int64_t maxSteps = session::ExecutionOptions{}.stepLimit;
 };
 
 // Collects the diagnostics of one request, formatted with the program's sources when known.
@@ -115,19 +125,21 @@ json tensorJson(const exec::Tensor& t, int64_t maxElements) {
 // failed ranks while its client is idle.
 class LineReader {
 public:
-  LineReader(std::function<void()> idle, int64_t maxBytes)
-      : m_idle(std::move(idle)), m_framer(maxBytes) {}
-  /// The next line in `line`; false at the end of the input. `tooLong` tells that the line
-  /// exceeded the limit (`line` is then empty).
+  /// `keepReading` is asked before each read and every 200 ms while no input arrives; reading
+  /// stops when it says no.
+  LineReader(std::function<bool()> keepReading, int64_t maxBytes)
+      : m_keepReading(std::move(keepReading)), m_framer(maxBytes) {}
+  /// The next line in `line`; false at the end of the input (or when told to stop). `tooLong`
+  /// tells that the line exceeded the limit (`line` is then empty).
   bool next(std::string& line, bool& tooLong) {
     while (!m_framer.next(line, tooLong)) {
-      if (m_framer.atEnd())
+      if (m_framer.atEnd() || (m_keepReading && !m_keepReading()))
         return false;
       pollfd fd{STDIN_FILENO, POLLIN, 0};
       int ready = poll(&fd, 1, 200);
-      if (ready == 0) {
-        if (m_idle)
-          m_idle();
+      if (ready == 0 || (ready < 0 && errno == EINTR)) {
+        if (m_keepReading && !m_keepReading())
+          return false;
         continue;
       }
       char chunk[65536];
@@ -144,8 +156,107 @@ public:
   int64_t lineNumber() const { return m_framer.lineNumber(); }
 
 private:
-  std::function<void()> m_idle;
+  std::function<bool()> m_keepReading;
   serve::LineFramer m_framer;
+};
+
+// One request line as the reader thread hands it over.
+struct QueuedLine {
+  std::string text;
+  bool tooLong = false;
+  int64_t lineNumber = 0;
+  uint64_t sequence = 0; ///< the line's place among the requests, counting from 1
+  bool end = false;      ///< the input ended; nothing else is set
+  /// For a `cancel`: whether a stepping command was running or waiting when it arrived.
+  bool cancelledSomething = false;
+};
+
+bool isSteppingCommand(const std::string& cmd) {
+  return cmd == "step_over" || cmd == "step_out" || cmd == "continue" || cmd == "run_to_end";
+}
+
+// The command of a request line, without failing on anything that is not a request (the main
+// thread reports those).
+std::string commandOf(const std::string& line, int64_t lineNumber) {
+  try {
+    json request =
+        serve::parseRequest(line, lineNumber, false, std::numeric_limits<int64_t>::max());
+    if (auto it = request.find("cmd"); it != request.end() && it->is_string())
+      return it->get<std::string>();
+  } catch (const std::exception&) {
+  }
+  return {};
+}
+
+// Requests in arrival order, filled by a reader thread so that the thread running a command still
+// sees a `cancel` sent after it. A `cancel` stops the multi-step commands (`continue`,
+// `run_to_end`, `step_over`, `step_out`) received before it: the one running, between two of its
+// steps, and those still queued, after their first step. Responses keep the order of requests.
+class RequestQueue {
+public:
+  void push(QueuedLine line) {
+    std::unique_lock lock(m_mutex);
+    m_space.wait(lock, [&] { return m_lines.size() < kMaxQueued || m_stopped; });
+    if (m_stopped)
+      return; // nobody handles requests any more
+    line.sequence = ++m_received;
+    std::string cmd = line.end || line.tooLong || line.text.find("\"cmd\"") == std::string::npos
+                          ? std::string()
+                          : commandOf(line.text, line.lineNumber);
+    if (cmd == "cancel") {
+      line.cancelledSomething = m_runningSequence != 0 || m_queuedStepping > 0;
+      m_cancelBefore = line.sequence;
+      if (m_runningSequence != 0)
+        m_cancel.store(true);
+    } else if (isSteppingCommand(cmd)) {
+      m_stepping.insert(line.sequence);
+      ++m_queuedStepping;
+    }
+    m_lines.push_back(std::move(line));
+    m_ready.notify_one();
+  }
+  /// The next request, or nothing after waiting `timeout` for one. A stepping command taken
+  /// finds the cancel flag already set when a later `cancel` has arrived.
+  std::optional<QueuedLine> pop(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(m_mutex);
+    if (!m_ready.wait_for(lock, timeout, [&] { return !m_lines.empty(); }))
+      return std::nullopt;
+    QueuedLine line = std::move(m_lines.front());
+    m_lines.pop_front();
+    m_space.notify_one();
+    if (m_stepping.erase(line.sequence)) {
+      --m_queuedStepping;
+      m_runningSequence = line.sequence;
+      m_cancel.store(m_cancelBefore > line.sequence);
+    }
+    return line;
+  }
+  /// The request taken last has been answered.
+  void handled() {
+    std::lock_guard lock(m_mutex);
+    m_runningSequence = 0;
+    m_cancel.store(false);
+  }
+  /// Wakes a reader waiting for room, for good.
+  void stop() {
+    std::lock_guard lock(m_mutex);
+    m_stopped = true;
+    m_space.notify_all();
+  }
+  const session::CancelFlag* cancelFlag() const { return &m_cancel; }
+
+private:
+  static constexpr size_t kMaxQueued = 256;
+  std::mutex m_mutex;
+  std::condition_variable m_ready, m_space;
+  std::deque<QueuedLine> m_lines;
+  uint64_t m_received = 0;
+  uint64_t m_cancelBefore = 0;    ///< the sequence of the last `cancel` received
+  uint64_t m_runningSequence = 0; ///< of the stepping command being handled, else 0
+  size_t m_queuedStepping = 0;
+  std::set<uint64_t> m_stepping; ///< stepping commands received and not yet taken
+  bool m_stopped = false;
+  session::CancelFlag m_cancel{false};
 };
 
 class Server {
@@ -170,6 +281,7 @@ private:
   int rankOf(int64_t device) const;
 
   ServeOptions m_options;
+  RequestQueue m_queue;
   bool m_mpi = false;
   // The sources of the program being loaded or run. It is replaced at every load, before the old
   // program is dropped, and outlives the load: diagnostics of a failed load are formatted with
@@ -217,6 +329,8 @@ bool Server::makeExecution(const SessionSpec& spec, support::DiagnosticSink& sin
   options.checkReference = spec.checkReference;
   options.stopOnDivergence = spec.stopOnDivergence;
   options.trace = spec.trace;
+  options.stepLimit = m_options.maxSteps;
+  options.cancel = m_queue.cancelFlag();
 #ifdef SHARDSCOPE_HAVE_MPI
   if (m_mpi) {
     options.distributedDriver = driver;
@@ -543,10 +657,37 @@ int Server::run() {
   if (m_mpi)
     idle = [] { backends::mpi::MpiWorld::init().checkAbort(); };
 #endif
-  LineReader reader(idle, m_options.maxLineBytes);
-  std::string line;
-  bool tooLong = false;
-  while (reader.next(line, tooLong)) {
+  // Requests are read on their own thread, so that a `cancel` reaches a running command; they
+  // are handled here, on the thread that started MPI, one after the other.
+  std::atomic<bool> stopReading{false};
+  std::thread reader([&] {
+    LineReader lines([&] { return !stopReading.load(); }, m_options.maxLineBytes);
+    QueuedLine line;
+    while (!stopReading.load() && lines.next(line.text, line.tooLong)) {
+      line.lineNumber = lines.lineNumber();
+      m_queue.push(std::move(line));
+      line = QueuedLine{};
+    }
+    m_queue.push(QueuedLine{.end = true});
+  });
+  auto finish = [&](int code) {
+    dropExecution();
+    stopReading.store(true);
+    m_queue.stop();
+    reader.join();
+    return code;
+  };
+  while (true) {
+    std::optional<QueuedLine> next = m_queue.pop(std::chrono::milliseconds(200));
+    if (!next) {
+      if (idle)
+        idle();
+      continue;
+    }
+    if (next->end)
+      break;
+    const std::string& line = next->text;
+    bool tooLong = next->tooLong;
     if (!tooLong && line.find_first_not_of(" \t\r") == std::string::npos)
       continue;
     json response;
@@ -555,10 +696,13 @@ int Server::run() {
     bool quit = false;
     try {
       json request =
-          serve::parseRequest(line, reader.lineNumber(), tooLong, m_options.maxLineBytes);
+          serve::parseRequest(line, next->lineNumber, tooLong, m_options.maxLineBytes);
       response["id"] = request.contains("id") ? request["id"] : json(nullptr);
-      quit = request.value("cmd", "") == "quit";
-      json body = quit ? json::object() : handle(request, sink);
+      std::string cmd = request.value("cmd", "");
+      quit = cmd == "quit";
+      json body = quit               ? json::object()
+                  : cmd == "cancel" ? json{{"cancelled", next->cancelledSomething}}
+                                     : handle(request, sink);
       response["ok"] = true;
       for (auto& [key, value] : body.items())
         response[key] = value;
@@ -568,17 +712,16 @@ int Server::run() {
       response["ok"] = false;
       response["error"] = e.what();
     }
+    m_queue.handled();
     response["diagnostics"] = sink.messages;
     if (!writeStdout(serve::responseLine(response))) {
       // The client is gone or the output is full: nobody can read further responses.
-      dropExecution();
-      return 1;
+      return finish(1);
     }
     if (quit)
       break;
   }
-  dropExecution();
-  return 0;
+  return finish(0);
 }
 
 #ifdef SHARDSCOPE_HAVE_MPI
@@ -639,6 +782,11 @@ int runServe(const std::vector<std::string>& args) {
       if (!seconds)
         return bad("--mpi-timeout", *v, "a positive number of seconds");
       options.mpiTimeout = *seconds;
+    } else if (auto v = value("--max-steps")) {
+      std::optional<int64_t> n = support::parseInteger<int64_t>(*v);
+      if (!n || *n < 1)
+        return bad("--max-steps", *v, "a positive integer");
+      options.maxSteps = *n;
     } else if (auto v = value("--max-line-bytes")) {
       std::optional<int64_t> n = support::parseInteger<int64_t>(*v);
       if (!n || *n < 1)
@@ -647,7 +795,7 @@ int runServe(const std::vector<std::string>& args) {
     } else {
       std::fprintf(stderr, "shardscope-cli: error: unexpected argument '%s'\nusage: "
                            "shardscope-cli serve [--backend local|mpi] [--devices-per-rank K] "
-                           "[--max-line-bytes N] [--max-tensor-bytes N] [--max-devices N]\n",
+                           "[--max-line-bytes N] [--max-steps N] [--max-tensor-bytes N] [--max-devices N]\n",
                    a.c_str());
       return 1;
     }

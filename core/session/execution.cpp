@@ -90,6 +90,7 @@ std::string_view stopReasonName(StopReason reason) {
   case StopReason::Diverged: return "diverged";
   case StopReason::Finished: return "finished";
   case StopReason::Failed: return "failed";
+  case StopReason::Cancelled: return "cancelled";
   }
   return "";
 }
@@ -558,6 +559,13 @@ StopReason Execution::advance() {
   return StopReason::Stepped;
 }
 
+bool Execution::cancelRequested(StopReason& reason) const {
+  if (!m_options.cancel || !m_options.cancel->load(std::memory_order_relaxed))
+    return false;
+  reason = StopReason::Cancelled;
+  return true;
+}
+
 bool Execution::atBreakpoint() const {
   if (m_stopRequested)
     return true;
@@ -581,7 +589,8 @@ StopReason Execution::stepOver() {
   size_t depth = m_executor->depth(0);
   m_stopRequested = false;
   StopReason reason = advance();
-  while (reason == StopReason::Stepped && m_executor->depth(0) > depth && !atBreakpoint())
+  while (reason == StopReason::Stepped && m_executor->depth(0) > depth && !atBreakpoint() &&
+         !cancelRequested(reason))
     reason = advance();
   return reason == StopReason::Stepped && atBreakpoint() ? StopReason::Breakpoint : reason;
 }
@@ -603,10 +612,11 @@ StopReason Execution::stepOut() {
   m_stopRequested = false;
   StopReason reason = advance();
   if (depth <= 1) { // stepping out of the entry function runs to its end
-    while (reason == StopReason::Stepped && !atBreakpoint())
+    while (reason == StopReason::Stepped && !atBreakpoint() && !cancelRequested(reason))
       reason = advance();
   } else {
-    while (reason == StopReason::Stepped && !returned() && !atBreakpoint())
+    while (reason == StopReason::Stepped && !returned() && !atBreakpoint() &&
+           !cancelRequested(reason))
       reason = advance();
   }
   return reason == StopReason::Stepped && atBreakpoint() ? StopReason::Breakpoint : reason;
@@ -615,15 +625,16 @@ StopReason Execution::stepOut() {
 StopReason Execution::continueRun() {
   m_stopRequested = false;
   StopReason reason = advance();
-  while (reason == StopReason::Stepped && !atBreakpoint())
+  while (reason == StopReason::Stepped && !atBreakpoint() && !cancelRequested(reason))
     reason = advance();
   return reason == StopReason::Stepped ? StopReason::Breakpoint : reason;
 }
 
 StopReason Execution::runToEnd() {
   StopReason reason = advance();
-  while (reason == StopReason::Stepped || reason == StopReason::Breakpoint ||
-         (reason == StopReason::Diverged && !finished()))
+  while ((reason == StopReason::Stepped || reason == StopReason::Breakpoint ||
+          (reason == StopReason::Diverged && !finished())) &&
+         !cancelRequested(reason))
     reason = advance();
   return reason;
 }

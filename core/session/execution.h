@@ -26,6 +26,9 @@ enum class StopReason {
   Diverged,   ///< with `stopOnDivergence`: a value differs from the reference
   Finished,   ///< every device returned
   Failed,     ///< an error (reported to the sink) ended the run
+  /// `ExecutionOptions::cancel` was set while a multi-step command ran; the run stays where it
+  /// stopped, and stepping may go on from there
+  Cancelled,
 };
 std::string_view stopReasonName(StopReason reason);
 
@@ -73,6 +76,9 @@ struct ExecutionOptions {
   /// Upper bound on the ops each device (and the reference run) executes, so a loop that never
   /// ends is an error instead of a hang.
   int64_t stepLimit = 10'000'000;
+  /// Set from another thread to stop a multi-step command (`stepOver`, `stepOut`, `continueRun`,
+  /// `runToEnd`) between two steps with `StopReason::Cancelled`. The commands do not clear it.
+  const CancelFlag* cancel = nullptr;
   /// Creates the communicator of the devices (the local backend when empty).
   exec::CommunicatorFactory communicatorFactory;
   /// Record a trace of every op on every device.
@@ -178,6 +184,8 @@ private:
   bool startReference();
   StopReason advance(); // one executor step plus bookkeeping
   bool atBreakpoint() const;
+  /// Whether `ExecutionOptions::cancel` is set; if so, sets `reason` to `Cancelled`.
+  bool cancelRequested(StopReason& reason) const;
   void checkExecuted(const ir::Operation& op);
   void checkResults();
   exec::CompareOptions toleranceFor(const exec::Tensor& expected,

@@ -11,8 +11,10 @@
 #include "core/sharding/notation.h"
 #include "core/sharding/value_sharding.h"
 #include "core/sharding/verifier.h"
+#include "core/support/checked_math.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -99,6 +101,22 @@ std::optional<Stage> parseStage(std::string_view name) {
 }
 
 std::unique_ptr<Program> Program::load(const std::string& path, support::DiagnosticSink& sink) {
+  // Look before opening: opening a FIFO without a writer blocks, and a device such as /dev/zero
+  // never ends. Only regular files (or links to them) are programs, as for the CLI.
+  std::error_code error;
+  std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (error) {
+    sink.error({}, "cannot open '" + path + "': " + error.message());
+    return nullptr;
+  }
+  if (std::filesystem::is_directory(status)) {
+    sink.error({}, "'" + path + "' is a directory, not a program file");
+    return nullptr;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    sink.error({}, "'" + path + "' is not a regular file (a device, FIFO or socket)");
+    return nullptr;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     sink.error({}, "cannot open '" + path + "'");
@@ -493,6 +511,31 @@ const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* funct
         ++meshes;
       }
   return meshes == 1 ? only : nullptr;
+}
+
+bool checkMeshDevices(const ir::Module& module, int64_t maxDevices, support::DiagnosticSink& sink,
+                      std::string_view raiseHint) {
+  for (const auto& op : module.body().ops()) {
+    const auto* attr = op->attr("mesh").as<ir::MeshAttr>();
+    if (!op->is("sdy.mesh") || !attr)
+      continue;
+    int64_t devices = 1;
+    bool overflow = false;
+    for (const ir::MeshAxis& axis : attr->mesh.axes) {
+      std::optional<int64_t> next = support::checkedMul(devices, axis.size);
+      overflow = overflow || !next || axis.size < 0;
+      devices = next.value_or(devices);
+    }
+    if (overflow || devices > maxDevices) {
+      sink.error(op->loc(), "the mesh has " +
+                                (overflow ? std::string("more devices than fit in 64 bits")
+                                          : std::to_string(devices) + " devices") +
+                                ", more than the limit of " + std::to_string(maxDevices) + " (" +
+                                std::string(raiseHint) + ")");
+      return false;
+    }
+  }
+  return true;
 }
 
 OpIndex::OpIndex(const ir::Module& module) {

@@ -210,6 +210,16 @@ const ir::Operation* pickFunction(const ir::Module& module, const std::string& w
 /// none.
 const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* function = nullptr);
 
+/// The most devices a mesh may have where every device is laid out (the app's views, the CLI's
+/// `partition`, `check`, `inspect` and `report` by default).
+inline constexpr int64_t kMaxLaidOutDevices = 65536;
+
+/// Checks that every `sdy.mesh` of `module` has at most `maxDevices` devices (a count beyond
+/// int64 is more). Reports the first that has more at its op, the message ending with
+/// `(raiseHint)`, and returns false.
+bool checkMeshDevices(const ir::Module& module, int64_t maxDevices, support::DiagnosticSink& sink,
+                      std::string_view raiseHint);
+
 
 
 } // namespace shardscope::session

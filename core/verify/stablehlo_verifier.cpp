@@ -22,6 +22,7 @@ const detail::RuleTable& rules() {
     detail::addGatherRules(t);
     detail::addLinalgRules(t);
     detail::addWindowRules(t);
+    detail::addIoRules(t);
     t.emplace("func.return", detail::OpRules{&detail::verifyFuncReturn, nullptr});
     return t;
   }();

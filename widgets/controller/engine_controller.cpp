@@ -280,6 +280,11 @@ public:
     m_execSink.clear();
     support::CollectingSink sink;
     std::unique_ptr<session::Program> program = session::Program::load(path.toStdString(), sink);
+    // The views list every device of the mesh: a mesh beyond the limit is a located load error,
+    // never an allocation that brings the app down.
+    if (program && !session::checkMeshDevices(program->asWritten(), session::kMaxLaidOutDevices,
+                                              sink, "the app lays out every device"))
+      program.reset();
     if (!program) {
       QVector<ProblemRow> problems;
       addProblems(sink, stageTitle(StageId::AsWritten), problems);

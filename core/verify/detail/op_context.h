@@ -66,6 +66,7 @@ void addRegionRules(RuleTable& table);
 void addGatherRules(RuleTable& table);
 void addLinalgRules(RuleTable& table);
 void addWindowRules(RuleTable& table);
+void addIoRules(RuleTable& table);
 
 /// Checks `func.call` against its callee and `func.return` against its function, with MLIR's
 /// messages. Returns false after reporting the first error.

@@ -1,6 +1,7 @@
-// `gather` and `scatter` (TypeInference.cpp: `verifyGather`, `inferGatherOp`,
+// `gather`, `dynamic_gather` and `scatter` (TypeInference.cpp: `verifyGather`, `inferGatherOp`,
 // `inferGatherReturnTypeComponents`, `validateScatterDimensionNumbers`, `verifyScatterOp`,
-// `inferScatterOp`; ODS `AllElementTypesMatch<["operand", "result"]>`).
+// `inferScatterOp`, `inferDynamicGatherOp`; ODS `AllElementTypesMatch<["operand", "result"]>` of
+// `gather`).
 
 #include "core/verify/detail/op_context.h"
 
@@ -162,6 +163,40 @@ bool gatherEntry(const OpContext& ctx) {
   return true;
 }
 
+// `verifyGather` and the inference after it, shared by `gather` (slice sizes in an attribute)
+// and `dynamic_gather` (in an operand: known only when it is a constant). `numSliceSizes` is the
+// number of slice sizes either way.
+bool inferGatherLike(const OpContext& ctx, const ir::stablehlo::GatherScatterDimensionNumbers& dn,
+                     const std::optional<Dims>& sliceSizes, size_t numSliceSizes) {
+  ir::Type operand = ctx.operandType(0), indices = ctx.operandType(1);
+  if (!checkDimensionNumbers(ctx, dn, operand, indices, numSliceSizes))
+    return false;
+  Dims sizes = sliceSizes.value_or(Dims(numSliceSizes, ir::kDynamicSize));
+  if (sliceSizes) {
+    for (auto [dims, name] : {std::pair{&dn.collapsedSliceDims, "collapsed_slice_dims"},
+                              std::pair{&dn.operandBatchingDims, "operand_batching_dims"}})
+      for (int64_t dim : *dims)
+        if (sizes[dim] > 1)
+          return ctx.error("Expects that for each dim in " + std::string(name) +
+                           ", slice_sizes[dim] should be <= 1, but got " +
+                           std::to_string(sizes[dim]));
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      int64_t size = sizes[i], dim = operand.shape()[i];
+      if (size < 0 || (isStaticDim(dim) && size > dim))
+        return ctx.error("slice size (" + std::to_string(size) +
+                         ") is out of bounds for operand dimension (" +
+                         (isStaticDim(dim) ? std::to_string(dim) : "?") + ") at index " +
+                         std::to_string(i));
+    }
+  }
+  int64_t indicesRank = indices.rank() + (dn.indexVectorDim == indices.rank() ? 1 : 0);
+  int64_t resultRank = static_cast<int64_t>(dn.offsetDims.size()) + indicesRank - 1;
+  if (!checkInBounds(ctx, dn.offsetDims, resultRank, "offset_dims", "implied-result-rank"))
+    return false;
+  return checkInferredTensor(ctx, gatherShape(dn, indices, sizes, resultRank),
+                             operand.elementType());
+}
+
 bool gatherInfer(const OpContext& ctx) {
   if (!allTensors(ctx.op) || ctx.op.numOperands() != 2)
     return true;
@@ -170,32 +205,24 @@ bool gatherInfer(const OpContext& ctx) {
   std::optional<Dims> sliceSizes = ctx.intList("slice_sizes");
   if (!dn || !sliceSizes)
     return true;
-  ir::Type operand = ctx.operandType(0), indices = ctx.operandType(1);
-  if (!checkDimensionNumbers(ctx, *dn, operand, indices, sliceSizes->size()))
-    return false;
-  for (auto [dims, name] : {std::pair{&dn->collapsedSliceDims, "collapsed_slice_dims"},
-                            std::pair{&dn->operandBatchingDims, "operand_batching_dims"}})
-    for (int64_t dim : *dims)
-      if ((*sliceSizes)[dim] > 1)
-        return ctx.error("Expects that for each dim in " + std::string(name) +
-                         ", slice_sizes[dim] should be <= 1, but got " +
-                         std::to_string((*sliceSizes)[dim]));
-  for (size_t i = 0; i < sliceSizes->size(); ++i) {
-    int64_t size = (*sliceSizes)[i], dim = operand.shape()[i];
-    if (size < 0 || (isStaticDim(dim) && size > dim))
-      return ctx.error("slice size (" + std::to_string(size) +
-                       ") is out of bounds for operand dimension (" +
-                       (isStaticDim(dim) ? std::to_string(dim) : "?") + ") at index " +
-                       std::to_string(i));
-  }
-  int64_t indicesRank = indices.rank() + (dn->indexVectorDim == indices.rank() ? 1 : 0);
-  int64_t resultRank = static_cast<int64_t>(dn->offsetDims.size()) + indicesRank - 1;
-  if (!checkInBounds(ctx, dn->offsetDims, resultRank, "offset_dims", "implied-result-rank"))
-    return false;
-  return checkInferredTensor(ctx, gatherShape(*dn, indices, *sliceSizes, resultRank),
-                             operand.elementType());
+  return inferGatherLike(ctx, *dn, sliceSizes, sliceSizes->size());
 }
 
+bool dynamicGatherInfer(const OpContext& ctx) {
+  if (!allTensors(ctx.op) || ctx.op.numOperands() != 3)
+    return true;
+  std::optional<ir::stablehlo::GatherScatterDimensionNumbers> dn =
+      ir::stablehlo::gatherDimensionNumbers(ctx.op);
+  if (!dn)
+    return true;
+  ir::Type sizesType = ctx.operandType(2);
+  if (sizesType.rank() != 1)
+    return ctx.error("slice_sizes.rank != 1 (got " + std::to_string(sizesType.rank()) + ")");
+  if (!isStaticDim(sizesType.shape()[0]))
+    return true; // ODS requires a static shape operand; not modelled
+  std::optional<Dims> sliceSizes = constantInts(ctx.op.operand(2));
+  return inferGatherLike(ctx, *dn, sliceSizes, static_cast<size_t>(sizesType.shape()[0]));
+}
 
 bool checkSortedScatter(const OpContext& ctx, std::span<const int64_t> dims,
                         std::string_view name) {
@@ -396,6 +423,7 @@ bool scatterInfer(const OpContext& ctx) {
 
 void addGatherRules(RuleTable& table) {
   table.emplace("stablehlo.gather", OpRules{&gatherEntry, &gatherInfer});
+  table.emplace("stablehlo.dynamic_gather", OpRules{nullptr, &dynamicGatherInfer});
   table.emplace("stablehlo.scatter", OpRules{&scatterEntry, &scatterInfer});
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 using namespace shardscope;
 using namespace shardscope::session;
@@ -285,4 +286,75 @@ func.func @on_quad(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@quad, [{"y"}
     ASSERT_TRUE(e) << messages(sink);
     EXPECT_EQ(e->numDevices(), devices) << fn;
   }
+}
+
+namespace {
+
+// An endless while loop on one device (tests/data/bad/limits/endless_while.mlir).
+std::unique_ptr<Run> prepareEndless(const CancelFlag* cancel, int64_t stepLimit) {
+  auto run = std::make_unique<Run>();
+  run->program = Program::load(dataPath("bad/limits/endless_while.mlir"), run->sink);
+  EXPECT_TRUE(run->program) << messages(run->sink);
+  if (!run->program)
+    return nullptr;
+  ExecutionOptions options;
+  options.stage = Stage::AsWritten;
+  options.cancel = cancel;
+  options.stepLimit = stepLimit;
+  run->execution = Execution::create(*run->program, options, run->sink);
+  EXPECT_TRUE(run->execution) << messages(run->sink);
+  if (!run->execution || !run->execution->setInputs(InputSpec{}) || !run->execution->start())
+    return nullptr;
+  return run;
+}
+
+} // namespace
+
+TEST(ExecutionTest, CancelFromAnotherThreadStopsAnEndlessRunBetweenSteps) {
+  CancelFlag cancel{false};
+  auto run = prepareEndless(&cancel, int64_t{1} << 40);
+  ASSERT_TRUE(run);
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    cancel.store(true);
+  });
+  StopReason reason = run->execution->runToEnd();
+  canceller.join();
+  EXPECT_EQ(reason, StopReason::Cancelled);
+  EXPECT_EQ(stopReasonName(reason), "cancelled");
+  EXPECT_FALSE(run->execution->finished());
+  EXPECT_FALSE(run->execution->failed());
+  EXPECT_GT(run->execution->steps(), 1);
+  // The run stays where it stopped: once the flag is cleared, stepping goes on.
+  cancel.store(false);
+  int64_t steps = run->execution->steps();
+  EXPECT_EQ(run->execution->step(), StopReason::Stepped);
+  EXPECT_EQ(run->execution->steps(), steps + 1);
+}
+
+TEST(ExecutionTest, AFlagSetBeforehandStopsEveryMultiStepCommandAfterOneStep) {
+  CancelFlag cancel{true};
+  auto run = prepareEndless(&cancel, int64_t{1} << 40);
+  ASSERT_TRUE(run);
+  Execution& e = *run->execution;
+  EXPECT_EQ(e.continueRun(), StopReason::Cancelled);
+  EXPECT_EQ(e.steps(), 1);
+  EXPECT_EQ(e.runToEnd(), StopReason::Cancelled);
+  EXPECT_EQ(e.steps(), 2);
+  EXPECT_EQ(e.stepOut(), StopReason::Cancelled);
+  EXPECT_EQ(e.steps(), 3);
+  // A single step is one step whatever the flag says.
+  EXPECT_EQ(e.step(), StopReason::Stepped);
+  EXPECT_EQ(e.steps(), 4);
+}
+
+TEST(ExecutionTest, StepLimitEndsAnEndlessRunWithALocatedError) {
+  auto run = prepareEndless(nullptr, 300);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->execution->runToEnd(), StopReason::Failed);
+  bool located = false;
+  for (const support::Diagnostic& d : run->sink.diagnostics())
+    located |= d.severity == support::Severity::Error && d.loc.isValid() &&
+               d.message.find("step limit") != std::string::npos;
+  EXPECT_TRUE(located) << messages(run->sink);
 }

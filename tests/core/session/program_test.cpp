@@ -8,6 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace shardscope;
 using namespace shardscope::session;
 using namespace shardscope::session::testing;
@@ -225,4 +230,26 @@ TEST(ProgramTest, AnAmbiguousEntryIsAnErrorNamingTheCandidates) {
   ASSERT_TRUE(module);
   EXPECT_FALSE(pickFunction(*module, "@nope", unknown));
   EXPECT_EQ(messages(unknown), "no function named 'nope'; the program has @main\n");
+}
+
+TEST(ProgramTest, LoadRefusesFifosDevicesAndDirectoriesWithoutBlocking) {
+  // A FIFO without a writer would block an open(); /dev/zero never ends. Both are refused after
+  // a look at the path, like the CLI refuses them.
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("shardscope-program-load-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::path fifo = dir / "program.mlir";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {fifo.string(), std::string("/dev/zero"), dir.string()}) {
+    support::CollectingSink sink;
+    auto started = std::chrono::steady_clock::now();
+    EXPECT_FALSE(Program::load(path, sink)) << path;
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << path;
+    ASSERT_TRUE(sink.hasErrors()) << path;
+    const std::string& message = sink.diagnostics().front().message;
+    EXPECT_TRUE(message.find("not a regular file") != std::string::npos ||
+                message.find("is a directory") != std::string::npos)
+        << path << ": " << message;
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -150,6 +150,9 @@ TEST(StablehloVerifierTest, KnowsWhichOpsHaveRules) {
   EXPECT_TRUE(verify::hasStablehloRule("stablehlo.pad"));
   EXPECT_TRUE(verify::hasStablehloRule("stablehlo.dot_general"));
   EXPECT_TRUE(verify::hasStablehloRule("func.call"));
-  EXPECT_FALSE(verify::hasStablehloRule("stablehlo.custom_call"));
+  EXPECT_TRUE(verify::hasStablehloRule("stablehlo.custom_call"));
+  EXPECT_TRUE(verify::hasStablehloRule("stablehlo.rng"));
+  EXPECT_TRUE(verify::hasStablehloRule("stablehlo.dynamic_gather"));
+  EXPECT_FALSE(verify::hasStablehloRule("stablehlo.dynamic_conv"));
   EXPECT_FALSE(verify::hasStablehloRule("sdy.sharding_constraint"));
 }

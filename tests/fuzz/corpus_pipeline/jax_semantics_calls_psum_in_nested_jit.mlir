@@ -1,0 +1,23 @@
+// jax tests/shard_map_test.py::ShardMapTest::test_jit_inside_shard_map (a nested jax.jit lowers to a func.call inside the manual body): the psum inside the callee runs over 'x', makes the result invariant, and its gradient follows the callee.
+// NUMPY: r[0] = a[0].reshape(4, 2).sum(axis=0) * 2
+// CLI check: psum over 'x'
+// CLI check: diagnostics: none
+// CLI partition: stablehlo.all_reduce
+// CLI transpose --linear-in 0: efficient   0 collectives
+sdy.mesh @mesh = <["x"=4]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%a: tensor<2xf32>) {
+    %1 = func.call @inner(%a) : (tensor<2xf32>) -> tensor<2xf32>
+    sdy.return %1 : tensor<2xf32>
+  } : (tensor<8xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func private @inner(%b: tensor<2xf32>) -> tensor<2xf32> {
+  %s = "stablehlo.all_reduce"(%b) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %t = stablehlo.add %p, %q : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) : (tensor<2xf32>) -> tensor<2xf32>
+  %d = stablehlo.add %s, %s : tensor<2xf32>
+  return %d : tensor<2xf32>
+}

@@ -1,0 +1,7 @@
+// source: https://github.com/EnzymeAD/Reactant.jl/issues/2675 (description by dkytezab, 2026-03-16: the second module, l = 126)
+module @reactant_func attributes {mhlo.num_partitions = 4 : i64, mhlo.num_replicas = 1 : i64} {
+  sdy.mesh @mesh = <["x"=4, "y"=1]>
+  func.func @main(%arg0: tensor<126xf32> {enzymexla.memory_effects = [], sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}]>}) attributes {enzymexla.memory_effects = []} {
+    return
+  }
+}
