@@ -56,9 +56,6 @@ void runProgram(benchmark::State& state, const std::string& text, std::vector<ex
     benchmark::DoNotOptimize(results->front().bytes().data());
   }
   state.SetBytesProcessed(state.iterations() * kElements * 4 * static_cast<int64_t>(inputs.size() + 1));
-  state.counters["ms"] = benchmark::Counter(static_cast<double>(state.iterations()) * 1e-3,
-                                            benchmark::Counter::kIsRate |
-                                                benchmark::Counter::kInvert);
 }
 
 void BM_AddF32(benchmark::State& state) {

