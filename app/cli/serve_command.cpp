@@ -331,6 +331,7 @@ bool Server::makeExecution(const SessionSpec& spec, support::DiagnosticSink& sin
   options.trace = spec.trace;
   options.stepLimit = m_options.maxSteps;
   options.cancel = m_queue.cancelFlag();
+  options.historyBytes = session::kDefaultHistoryBytes; // the app inspects values after a run
 #ifdef SHARDSCOPE_HAVE_MPI
   if (m_mpi) {
     options.distributedDriver = driver;
@@ -568,7 +569,8 @@ json Server::fetch(const json& request) {
       throw std::runtime_error("no device " + std::to_string(d));
     const exec::Tensor* t = m_execution->value(d, value);
     if (!t)
-      throw std::runtime_error("the value is not live on device " + std::to_string(d));
+      throw std::runtime_error("device " + std::to_string(d) + ": " +
+                               m_execution->whyNoValue(d, value));
     out = tensorJson(*t, maxElements);
     out["rank"] = rankOf(d);
   } else {

@@ -10,10 +10,12 @@
 
 #include "core/ir/stablehlo_attrs.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace shardscope::exec {
 
@@ -22,10 +24,69 @@ namespace {
 // Why a frame was pushed; decides what happens to the values its terminator returns.
 enum class FrameKind { Entry, Call, WhileCond, WhileBody, CaseBranch, NestedRegion };
 
+// For each op of a block, by position: the values defined in the block (arguments and results)
+// whose last use is that op, so a frame can free them once it has run, and the operands the op
+// may take over (moved out of the frame instead of shared): those it uses last, once, and not
+// from its regions. An op whose regions use a value counts as using it; a value nothing uses is
+// last "used" by the op after its definition, so the step that computes it can still read it.
+struct BlockLiveness {
+  std::vector<std::vector<const ir::Value*>> freeAfter;
+  std::vector<std::vector<unsigned>> takeOver;
+};
+
+BlockLiveness analyseBlock(const ir::Block& block) {
+  BlockLiveness live;
+  std::unordered_map<const ir::Value*, size_t> last;
+  std::unordered_set<const ir::Value*> inRegions; // used from the regions of their last user
+  size_t index = 0;
+  for (const auto& arg : block.arguments())
+    last[arg.get()] = 0;
+  for (const auto& op : block.ops()) {
+    const ir::Operation& self = *op;
+    self.walk([&](const ir::Operation& inner) {
+      for (unsigned i = 0; i < inner.numOperands(); ++i) {
+        auto it = last.find(inner.operand(i));
+        if (it == last.end())
+          continue;
+        if (it->second != index)
+          inRegions.erase(it->first);
+        it->second = index;
+        if (&inner != &self)
+          inRegions.insert(it->first);
+      }
+    });
+    for (unsigned i = 0; i < op->numResults(); ++i)
+      last[op->result(i)] = index + 1;
+    ++index;
+  }
+  live.freeAfter.resize(index + 1);
+  live.takeOver.resize(index + 1);
+  for (const auto& [value, at] : last)
+    live.freeAfter[std::min(at, index)].push_back(value);
+  index = 0;
+  for (const auto& op : block.ops()) {
+    // `recv` may wait at its op for several steps, so it must find its operands again.
+    if (!op->is("stablehlo.recv"))
+      for (unsigned i = 0; i < op->numOperands(); ++i) {
+        const ir::Value* v = op->operand(i);
+        auto it = last.find(v);
+        bool again = false;
+        for (unsigned j = i + 1; j < op->numOperands(); ++j)
+          again = again || op->operand(j) == v;
+        if (it != last.end() && it->second == index && !inRegions.count(v) && !again)
+          live.takeOver[index].push_back(i);
+      }
+    ++index;
+  }
+  return live;
+}
+
 struct Frame {
   FrameKind kind = FrameKind::Entry;
   const ir::Block* block = nullptr;
   ir::Block::OpList::const_iterator pc;
+  size_t index = 0; // position of `pc` in the block
+  const BlockLiveness* live = nullptr; // null: keep every value until the frame returns
   const ir::Operation* owner = nullptr; // the call/while/case op; null for the entry frame
   std::unordered_map<const ir::Value*, Tensor> env;
   std::vector<Tensor> args; // while frames: the loop-carried values they were entered with
@@ -101,7 +162,12 @@ public:
 
   const Tensor* lookup(const ir::Value* value) const;
 
+  ValueRetention retention = ValueRetention::KeepAll;
+  const ValueReleaseHook* onRelease = nullptr;
+
 private:
+  const BlockLiveness* livenessOf(const ir::Block& block);
+  void release(Frame& frame, const ir::Value* value, const ir::Operation& lastUser);
   bool fail(support::SourceLocation loc, std::string message);
   bool pushBlock(const ir::Block& block, std::vector<Tensor> args, FrameKind kind,
                  const ir::Operation* owner);
@@ -125,7 +191,28 @@ private:
   const InterpreterHooks& m_hooks;
   std::vector<Tensor> m_nestedResults;
   int64_t m_recvWaits = 0; ///< consecutive steps spent waiting at one `recv`
+  std::unordered_map<const ir::Block*, std::unique_ptr<BlockLiveness>> m_liveness;
 };
+
+const BlockLiveness* InterpreterState::livenessOf(const ir::Block& block) {
+  if (retention == ValueRetention::KeepAll)
+    return nullptr;
+  std::unique_ptr<BlockLiveness>& live = m_liveness[&block];
+  if (!live)
+    live = std::make_unique<BlockLiveness>(analyseBlock(block));
+  return live.get();
+}
+
+void InterpreterState::release(Frame& frame, const ir::Value* value,
+                               const ir::Operation& lastUser) {
+  auto it = frame.env.find(value);
+  if (it == frame.env.end())
+    return;
+  // Reduce bodies and the like run once per element: their scalars are nobody's history.
+  if (onRelease && *onRelease && frame.kind != FrameKind::NestedRegion)
+    (*onRelease)(*value, lastUser, it->second);
+  frame.env.erase(it);
+}
 
 bool InterpreterState::fail(support::SourceLocation loc, std::string message) {
   m_sink.error(loc, std::move(message));
@@ -144,6 +231,7 @@ bool InterpreterState::pushBlock(const ir::Block& block, std::vector<Tensor> arg
   frame.block = &block;
   frame.pc = block.ops().begin();
   frame.owner = owner;
+  frame.live = livenessOf(block);
   for (unsigned i = 0; i < block.numArguments(); ++i) {
     ir::Type expected = block.argument(i)->type();
     if (expected.isTensor() && expected != args[i].type())
@@ -183,8 +271,21 @@ const Tensor* InterpreterState::lookup(const ir::Value* value) const {
 
 bool InterpreterState::gatherOperands(const ir::Operation& op, std::vector<Tensor>& out) {
   out.clear();
+  Frame& frame = frames.back();
+  const std::vector<unsigned>* take = frame.live ? &frame.live->takeOver[frame.index] : nullptr;
   for (unsigned i = 0; i < op.numOperands(); ++i) {
-    const Tensor* t = lookup(op.operand(i));
+    const ir::Value* value = op.operand(i);
+    // The op's last use of a value of this frame takes it over, so that a kernel writing in
+    // place (an all-reduce) finds its buffer unshared.
+    if (take && std::find(take->begin(), take->end(), i) != take->end())
+      if (auto it = frame.env.find(value); it != frame.env.end()) {
+        if (onRelease && *onRelease && frame.kind != FrameKind::NestedRegion)
+          (*onRelease)(*value, op, it->second);
+        out.push_back(std::move(it->second));
+        frame.env.erase(it);
+        continue;
+      }
+    const Tensor* t = lookup(value);
     if (!t)
       return fail(op.loc(), "operand " + std::to_string(i) + " of '" + std::string(op.name()) +
                                 "' has no value (unsupported type or not yet computed)");
@@ -209,13 +310,26 @@ bool InterpreterState::bindResults(const ir::Operation& op, std::vector<Tensor> 
                                 ": expected " + expected.str() + ", got " + values[i].type().str());
     frames.back().env[op.result(i)] = std::move(values[i]);
   }
-  ++frames.back().pc;
+  Frame& frame = frames.back();
+  ++frame.pc;
+  size_t done = frame.index++;
+  if (frame.live)
+    for (const ir::Value* value : frame.live->freeAfter[done])
+      release(frame, value, op);
   return true;
 }
 
 bool InterpreterState::finishFrame(std::vector<Tensor> values) {
   Frame popped = std::move(frames.back());
   frames.pop_back();
+  if (popped.live && popped.pc != popped.block->ops().end()) {
+    // What the frame still holds goes now; the terminator is its last user.
+    std::vector<const ir::Value*> held;
+    for (const auto& [value, tensor] : popped.env)
+      held.push_back(value);
+    for (const ir::Value* value : held)
+      release(popped, value, **popped.pc);
+  }
   switch (popped.kind) {
   case FrameKind::Entry:
     results = std::move(values);
@@ -297,6 +411,7 @@ bool InterpreterState::enterCall(const ir::Operation& op, std::vector<Tensor> op
 bool InterpreterState::runKernel(const ir::Operation& op, std::vector<Tensor> operands) {
   std::vector<Tensor> values;
   detail::KernelContext ctx{op, operands, values, m_sink, *this};
+  ctx.ownedOperands = &operands; // dropped after the op anyway
   size_t depth = frames.size();
   bool ok = false;
   if (detail::isDeviceOp(op.name())) {
@@ -552,6 +667,8 @@ bool Interpreter::start(std::string_view name, std::vector<Tensor> inputs,
                         support::DiagnosticSink& sink) {
   m_state = std::make_unique<InterpreterState>(m_module, sink, m_context, m_factory, m_hooks);
   m_state->stepLimit = m_stepLimit;
+  m_state->retention = m_retention;
+  m_state->onRelease = &m_onRelease;
   const ir::Operation* fn = m_module.lookupFunction(name);
   if (!fn) {
     sink.error({}, "no function named \"" + std::string(name) + "\"");
@@ -601,6 +718,35 @@ void Interpreter::setHooks(InterpreterHooks hooks) { m_hooks = std::move(hooks);
 
 void Interpreter::setCommunicatorFactory(CommunicatorFactory factory) {
   m_factory = std::move(factory);
+}
+
+void Interpreter::setValueRetention(ValueRetention retention, ValueReleaseHook onRelease) {
+  m_retention = retention;
+  m_onRelease = std::move(onRelease);
+}
+
+size_t Interpreter::liveValueCount() const {
+  size_t count = 0;
+  if (m_state)
+    for (const Frame& frame : m_state->frames)
+      count += frame.env.size();
+  return count;
+}
+
+size_t Interpreter::liveBytes() const {
+  if (!m_state)
+    return 0;
+  std::unordered_map<const void*, size_t> buffers;
+  for (const Frame& frame : m_state->frames) {
+    for (const auto& [value, tensor] : frame.env)
+      buffers[tensor.storageId()] = tensor.storageBytes();
+    for (const Tensor& tensor : frame.args)
+      buffers[tensor.storageId()] = tensor.storageBytes();
+  }
+  size_t bytes = 0;
+  for (const auto& [id, size] : buffers)
+    bytes += size;
+  return bytes;
 }
 
 void Interpreter::setStepLimit(int64_t limit) {

@@ -6,6 +6,7 @@
 #include "core/ir/module.h"
 #include "core/support/diagnostic.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -14,6 +15,23 @@
 namespace shardscope::exec {
 
 class InterpreterState;
+
+/// When an interpreter lets go of the values its frames hold.
+enum class ValueRetention {
+  /// Every value of a frame stays readable (`lookup`) until the frame returns.
+  KeepAll,
+  /// A value is freed right after the op that uses it last in its block (an op whose regions
+  /// use it counts as using it); a value nothing uses stays until the next op of its block has
+  /// run, so the step that computes it can still read it. Function results are kept (`results`).
+  FreeAfterLastUse,
+};
+
+/// Called with each value an interpreter frees under `ValueRetention::FreeAfterLastUse` (and
+/// with the values still held when a function, loop body or branch frame returns), just before
+/// it lets go: `lastUser` is the op after which it was freed. A copy of `tensor` shares its
+/// buffer, so keeping it costs no copy. With several devices it is called from their threads.
+using ValueReleaseHook = std::function<void(const ir::Value& value, const ir::Operation& lastUser,
+                                            const Tensor& tensor)>;
 
 /// Executes one `func.func` of a module on concrete input tensors with StableHLO semantics, op by
 /// op, on a single device (no sharding: `sdy.sharding_constraint` and `sdy.reshard` pass values
@@ -78,6 +96,14 @@ public:
   /// (see `InterpreterHooks`). Call it before `start`/`run`.
   void setHooks(InterpreterHooks hooks);
 
+  /// How long values stay alive (default `KeepAll`), and what sees them go. Call it before
+  /// `start`/`run`.
+  void setValueRetention(ValueRetention retention, ValueReleaseHook onRelease = {});
+  /// Number of values the frames hold now, and the bytes of their distinct buffers (values
+  /// sharing a buffer count once); for tests and memory accounting.
+  size_t liveValueCount() const;
+  size_t liveBytes() const;
+
   /// Upper bound on executed ops per `run`, so a non-terminating while loop reports an error
   /// instead of hanging. Defaults to 1e9.
   void setStepLimit(int64_t limit);
@@ -88,6 +114,8 @@ private:
   DeviceContext m_context;
   CommunicatorFactory m_factory;
   InterpreterHooks m_hooks;
+  ValueRetention m_retention = ValueRetention::KeepAll;
+  ValueReleaseHook m_onRelease;
   int64_t m_stepLimit = 1'000'000'000;
 };
 

@@ -125,6 +125,14 @@ bool SpmdExecutor::start(const std::vector<std::string>& functions,
     device->interp->setCommunicatorFactory(m_options.communicatorFactory);
     device->interp->setHooks(m_options.hooks);
     device->interp->setStepLimit(m_options.stepLimit);
+    ValueReleaseHook onRelease;
+    if (m_options.onRelease)
+      onRelease = [hook = m_options.onRelease, d](const ir::Value& value,
+                                                  const ir::Operation& lastUser,
+                                                  const Tensor& tensor) {
+        hook(d, value, lastUser, tensor);
+      };
+    device->interp->setValueRetention(m_options.retention, std::move(onRelease));
     if (!device->interp->start(functions[d], std::move(inputs[d]), device->sink))
       device->status = DeviceStatus::Failed;
     m_devices.push_back(std::move(device));

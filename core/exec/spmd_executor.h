@@ -85,6 +85,12 @@ struct SpmdOptions {
   CommunicatorFactory communicatorFactory;
   /// Installed in every device's interpreter (host transfers, prints, probes).
   InterpreterHooks hooks;
+  /// How long the devices' interpreters keep values (see `ValueRetention`), and what sees each
+  /// value go: `onRelease(device, value, lastUser, tensor)`, called from the device's thread.
+  ValueRetention retention = ValueRetention::KeepAll;
+  std::function<void(int64_t device, const ir::Value& value, const ir::Operation& lastUser,
+                     const Tensor& tensor)>
+      onRelease;
   /// For a run spread over processes: the executor runs only the devices for which
   /// `coordinator->isLocal` holds and learns the state of the others from it. Not owned; null
   /// runs every device here.

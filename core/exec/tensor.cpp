@@ -12,6 +12,7 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#include <atomic>
 #include <mutex>
 
 namespace shardscope::exec {
@@ -161,19 +162,25 @@ Tensor::Storage::Storage(std::span<const uint8_t> bytes) : Storage(bytes.size(),
     std::memcpy(m_bytes.get(), bytes.data(), m_size);
 }
 
-Tensor::Storage& Tensor::Storage::operator=(const Storage& other) {
-  if (this == &other)
-    return *this;
-  if (m_size == other.m_size) { // reuse the buffer, as std::vector does
-    if (m_size)
-      std::memcpy(m_bytes.get(), other.m_bytes.get(), m_size);
-    return *this;
-  }
-  return *this = Storage(std::span<const uint8_t>(other.data(), other.size()));
+void Tensor::Storage::detach() {
+  // Another tensor holds the buffer: take a private copy before writing.
+  std::shared_ptr<uint8_t[]> copy(new uint8_t[m_size]);
+  std::memcpy(copy.get(), m_bytes.get(), m_size);
+  m_bytes = std::move(copy);
+}
+
+size_t Tensor::storageBytes() const {
+  size_t bytes = m_data.size();
+  if (m_tuple)
+    for (const Tensor& t : *m_tuple)
+      bytes += t.storageBytes();
+  return bytes;
 }
 
 bool Tensor::Storage::operator==(const Storage& other) const {
-  return m_size == other.m_size && (m_size == 0 || std::memcmp(data(), other.data(), m_size) == 0);
+  return m_size == other.m_size &&
+         (m_size == 0 || m_bytes == other.m_bytes ||
+          std::memcmp(cdata(), other.cdata(), m_size) == 0);
 }
 
 bool Tensor::isSupportedElement(ElementType e) {

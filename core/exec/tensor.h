@@ -3,6 +3,7 @@
 #include "core/ir/attribute.h"
 #include "core/ir/type.h"
 
+#include <atomic>
 #include <complex>
 #include <cstdint>
 #include <memory>
@@ -19,7 +20,10 @@ namespace shardscope::exec {
 /// `ir::DenseElementsAttr::raw`). Supported element types are f64, f32, f16, bf16, i1, i8, i16,
 /// i32, i64, ui8, ui16, ui32, ui64, `complex<f32>` and `complex<f64>` (see `isSupportedElement`).
 /// A complex element is stored as two floats (two doubles), real part first, as numpy does.
-/// Copying copies the buffer.
+/// Copies share the buffer until one of them is written (copy on write): handing a value to a
+/// kernel, keeping it in a frame, a history or a result list costs no copy of its elements. A
+/// writer (`bytes()`, `data<T>()`, `set*`) first takes a private copy when the buffer is shared,
+/// so a pointer obtained from a writer stays private only until the tensor is copied again.
 class Tensor {
 public:
   /// An empty rank-0 f32 tensor with no storage; only useful as a placeholder.
@@ -83,11 +87,19 @@ public:
   void setComplex(int64_t i, std::complex<double> v);
 
   /// The raw storage, `numElements() * elementBytes(elementType())` bytes.
-  std::span<const uint8_t> bytes() const { return {m_data.data(), m_data.size()}; }
+  std::span<const uint8_t> bytes() const { return {m_data.cdata(), m_data.size()}; }
   std::span<uint8_t> bytes() { return {m_data.data(), m_data.size()}; }
   /// Typed access for callers that know the element type (`float` for f32, ...).
   template <typename T> T* data() { return reinterpret_cast<T*>(m_data.data()); }
-  template <typename T> const T* data() const { return reinterpret_cast<const T*>(m_data.data()); }
+  template <typename T> const T* data() const { return reinterpret_cast<const T*>(m_data.cdata()); }
+  /// True when this tensor and `other` hold the same buffer (copies not written since).
+  bool sharesStorageWith(const Tensor& other) const {
+    return m_data.size() && m_data.cdata() == other.m_data.cdata();
+  }
+  /// Identifies the buffer (null when empty): tensors sharing a buffer give the same pointer.
+  const void* storageId() const { return m_data.cdata(); }
+  /// Bytes of the buffer (tuple elements included).
+  size_t storageBytes() const;
 
   /// Row-major strides of the shape, in elements.
   std::vector<int64_t> strides() const;
@@ -104,29 +116,38 @@ public:
   std::string str(int64_t maxElements = 16) const;
 
 private:
-  /// The element bytes: like `std::vector<uint8_t>` (copies copy, moves leave the source empty,
-  /// equality compares the bytes), but able to allocate without clearing (`uninitialized`).
+  /// The element bytes, shared between copies: writers detach (copy on write), moves leave the
+  /// source empty, equality compares the bytes. Can allocate without clearing (`uninitialized`).
   class Storage {
   public:
     Storage() = default;
     Storage(size_t size, bool zero);
     explicit Storage(std::span<const uint8_t> bytes);
-    Storage(const Storage& other) : Storage(std::span<const uint8_t>(other.data(), other.size())) {}
+    Storage(const Storage& other) = default;
     Storage(Storage&& other) noexcept
         : m_bytes(std::move(other.m_bytes)), m_size(std::exchange(other.m_size, 0)) {}
-    Storage& operator=(const Storage& other);
+    Storage& operator=(const Storage& other) = default;
     Storage& operator=(Storage&& other) noexcept {
       m_bytes = std::move(other.m_bytes);
       m_size = std::exchange(other.m_size, 0);
       return *this;
     }
-    uint8_t* data() { return m_bytes.get(); }
+    /// Write access: takes a private copy first when another tensor shares the buffer.
+    uint8_t* data() {
+      if (m_bytes && m_bytes.use_count() != 1)
+        detach();
+      else // the last holder: order these writes after the reads of holders that let go
+        std::atomic_thread_fence(std::memory_order_acquire);
+      return m_bytes.get();
+    }
     const uint8_t* data() const { return m_bytes.get(); }
+    const uint8_t* cdata() const { return m_bytes.get(); }
     size_t size() const { return m_size; }
     bool operator==(const Storage& other) const;
 
   private:
-    std::unique_ptr<uint8_t[]> m_bytes;
+    void detach();
+    std::shared_ptr<uint8_t[]> m_bytes;
     size_t m_size = 0;
   };
 

@@ -5,8 +5,9 @@
 #include "core/ir/static_shapes.h"
 #include "core/sharding/value_sharding.h"
 
-#include <set>
 #include <algorithm>
+#include <deque>
+#include <set>
 #include <cmath>
 #include <cstdio>
 
@@ -38,6 +39,14 @@ bool containsManualComputation(const ir::Module& module, const ir::Operation& fn
 bool containsManualComputation(const ir::Module& module, const ir::Operation& fn) {
   std::set<const ir::Operation*> seen;
   return containsManualComputation(module, fn, seen);
+}
+
+std::string bytesText(int64_t bytes) {
+  if (bytes >= (int64_t{1} << 20))
+    return std::to_string(bytes >> 20) + " MB";
+  if (bytes >= 1024)
+    return std::to_string(bytes >> 10) + " KB";
+  return std::to_string(bytes) + " bytes";
 }
 
 bool isFloatTensor(const exec::Tensor& t) { return ir::isFloatElement(t.elementType()); }
@@ -95,7 +104,67 @@ std::string_view stopReasonName(StopReason reason) {
   return "";
 }
 
+struct Execution::History {
+  using Key = std::pair<int64_t, const ir::Value*>;
+  mutable std::mutex mutex;
+  std::map<Key, exec::Tensor> kept;       // recorded or in the history
+  std::deque<Key> order;                  // history entries, oldest first
+  std::set<Key> pinnedKeys;               // kept because their value is recorded
+  std::set<const ir::Value*> recorded;    // `recordValue`
+  std::map<Key, const ir::Operation*> freedAt;
+  int64_t bytes = 0;                      // history entries only
+};
+
+Execution::Execution(support::DiagnosticSink& sink)
+    : m_sink(sink), m_history(std::make_unique<History>()) {}
+
 Execution::~Execution() = default;
+
+void Execution::keepFreed(int64_t device, const ir::Value& value, const ir::Operation& lastUser,
+                          const exec::Tensor& tensor) {
+  History& h = *m_history;
+  std::lock_guard lock(h.mutex);
+  History::Key key{device, &value};
+  h.freedAt[key] = &lastUser;
+  auto erase = [&](const History::Key& k) {
+    auto it = h.kept.find(k);
+    if (it == h.kept.end())
+      return;
+    if (!h.pinnedKeys.erase(k))
+      h.bytes -= static_cast<int64_t>(it->second.storageBytes());
+    h.kept.erase(it);
+  };
+  erase(key); // a loop body frees its values once per iteration: the last one is kept
+  std::erase(h.order, key);
+  if (h.recorded.count(&value)) {
+    h.kept[key] = tensor; // shares the buffer: no copy
+    h.pinnedKeys.insert(key);
+    return;
+  }
+  auto size = static_cast<int64_t>(tensor.storageBytes());
+  if (size > m_options.historyBytes)
+    return;
+  while (h.bytes + size > m_options.historyBytes && !h.order.empty()) {
+    erase(h.order.front());
+    h.order.pop_front();
+  }
+  h.kept[key] = tensor;
+  h.order.push_back(key);
+  h.bytes += size;
+}
+
+void Execution::recordValue(const ir::Value* value, bool enabled) {
+  std::lock_guard lock(m_history->mutex);
+  if (enabled)
+    m_history->recorded.insert(value);
+  else
+    m_history->recorded.erase(value);
+}
+
+int64_t Execution::historyBytesUsed() const {
+  std::lock_guard lock(m_history->mutex);
+  return m_history->bytes;
+}
 
 std::unique_ptr<Execution> Execution::create(Program& program, ExecutionOptions options,
                                              support::DiagnosticSink& sink) {
@@ -308,6 +377,12 @@ bool Execution::start() {
   spmd.numPartitions = m_numDevices;
   spmd.stepLimit = m_options.stepLimit;
   spmd.coordinator = m_coordinator.get();
+  // Values go after their last use; what the app may inspect later is kept deliberately.
+  spmd.retention = exec::ValueRetention::FreeAfterLastUse;
+  spmd.onRelease = [this](int64_t device, const ir::Value& value, const ir::Operation& lastUser,
+                          const exec::Tensor& tensor) {
+    keepFreed(device, value, lastUser, tensor);
+  };
   m_executor = std::make_unique<exec::SpmdExecutor>(
       *m_module, m_coordinator ? m_coordinator->communicator() : *m_comm, spmd);
   std::vector<std::string> functions(static_cast<size_t>(m_numDevices),
@@ -666,7 +741,55 @@ size_t Execution::depth(int64_t device) const {
 }
 
 const exec::Tensor* Execution::value(int64_t device, const ir::Value* value) const {
-  return m_executor ? m_executor->lookup(device, value) : nullptr;
+  if (!m_executor)
+    return nullptr;
+  if (const exec::Tensor* live = m_executor->lookup(device, value))
+    return live;
+  {
+    std::lock_guard lock(m_history->mutex);
+    if (auto it = m_history->kept.find({device, value}); it != m_history->kept.end())
+      return &it->second;
+  }
+  // A finished device still has its results: the operands of the function's return.
+  if (m_executor->status(device) != exec::DeviceStatus::Finished)
+    return nullptr;
+  const ir::Block* body = ir::func::body(*m_function);
+  const ir::Operation* ret = body && !body->ops().empty() ? body->ops().back().get() : nullptr;
+  const std::vector<exec::Tensor>& results = m_executor->results(device);
+  for (unsigned i = 0; ret && i < ret->numOperands() && i < results.size(); ++i)
+    if (ret->operand(i) == value)
+      return &results[i];
+  return nullptr;
+}
+
+std::string Execution::whyNoValue(int64_t device, const ir::Value* v) const {
+  if (!m_executor)
+    return "the run has not started";
+  if (value(device, v))
+    return "";
+  const ir::Operation* lastUser = nullptr;
+  {
+    std::lock_guard lock(m_history->mutex);
+    if (auto it = m_history->freedAt.find({device, v}); it != m_history->freedAt.end())
+      lastUser = it->second;
+  }
+  if (lastUser) {
+    std::string where = "'" + std::string(lastUser->name()) + "'";
+    if (lastUser->loc().line > 0)
+      where += " (line " + std::to_string(lastUser->loc().line) + ")";
+    std::string why =
+        m_options.historyBytes <= 0
+            ? "this run keeps no history of freed values; select the value before it runs to "
+              "keep it"
+            : "the run's history keeps only the most recent " + bytesText(m_options.historyBytes) +
+                  " of freed values; select the value before it runs to keep it";
+    return "not kept: freed after its last use at " + where + "; " + why;
+  }
+  if (m_executor->status(device) == exec::DeviceStatus::Finished)
+    return "not computed on this device (its op did not run)";
+  if (m_executor->status(device) == exec::DeviceStatus::Failed)
+    return "not computed on this device (the run failed before it)";
+  return "not computed yet on this device";
 }
 
 std::optional<Assembled> Execution::globalValue(const ir::Value* v, std::string& error) const {
@@ -677,7 +800,7 @@ std::optional<Assembled> Execution::globalValue(const ir::Value* v, std::string&
   if (m_numDevices == 1 || !v->definingOp()) {
     const exec::Tensor* t = value(0, v);
     if (!t) {
-      error = "the value is not live";
+      error = whyNoValue(0, v);
       return std::nullopt;
     }
     if (!v->definingOp() && m_numDevices > 1) {
@@ -696,8 +819,16 @@ std::optional<Assembled> Execution::globalValue(const ir::Value* v, std::string&
     return std::nullopt;
   }
   std::vector<int64_t> shape = layout->globalShape();
-  return assemble(*layout, ir::Type::tensor(shape, v->type().elementType()),
-                  [&](int64_t d) { return value(d, v); }, error);
+  std::optional<Assembled> assembled =
+      assemble(*layout, ir::Type::tensor(shape, v->type().elementType()),
+               [&](int64_t d) { return value(d, v); }, error);
+  // Say why a device has nothing rather than only that it has nothing.
+  for (int64_t d = 0; !assembled && d < m_numDevices; ++d)
+    if (!value(d, v)) {
+      error = "device " + std::to_string(d) + ": " + whyNoValue(d, v);
+      break;
+    }
+  return assembled;
 }
 
 std::optional<Assembled> Execution::globalResult(size_t i, std::string& error) const {

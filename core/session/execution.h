@@ -12,6 +12,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -94,7 +95,15 @@ struct ExecutionOptions {
       distributed;
   /// With `distributed`: true in the driving process (the one that runs the reference check).
   bool distributedDriver = true;
+  /// The devices free each value after its last use. Bytes of freed values the run keeps for
+  /// inspection afterwards (the app's history: the most recent ones, oldest dropped first);
+  /// 0 keeps none. Live values, the function's results and the values `recordValue` names are
+  /// readable whatever the budget.
+  int64_t historyBytes = 0;
 };
+
+/// The history budget the app gives its runs.
+inline constexpr int64_t kDefaultHistoryBytes = int64_t{512} << 20;
 
 /// The fallback tolerance for comparing a float value with its reference `expected` when its op
 /// has no reordering bound (a while loop's results, complex values): relative 1e-4 and absolute
@@ -158,8 +167,17 @@ public:
   const ir::Operation* currentOp(int64_t device) const;
   size_t depth(int64_t device) const;
 
-  /// The live value of `value` (of the running module) on `device`, or null.
+  /// The value of `value` (of the running module) on `device`: live, or kept after it was freed
+  /// (recorded, in the history, or a function result once the run finished); null otherwise.
   const exec::Tensor* value(int64_t device, const ir::Value* value) const;
+  /// Keeps `value` on every device when the devices free it, whatever the history budget (the
+  /// value the user selected). Takes effect for frees from now on.
+  void recordValue(const ir::Value* value, bool enabled = true);
+  /// Why `value(device, v)` is null, in words (`not kept: freed after its last use at
+  /// 'stablehlo.add' (line 12); ...`, `not computed yet on this device`); empty when it is not.
+  std::string whyNoValue(int64_t device, const ir::Value* v) const;
+  /// Bytes the history holds now.
+  int64_t historyBytesUsed() const;
   /// The global value of `value` assembled from the devices with its sharding (per-device runs),
   /// or the value itself (single-device runs). Nothing with `error` when not live everywhere.
   std::optional<Assembled> globalValue(const ir::Value* value, std::string& error) const;
@@ -178,7 +196,7 @@ public:
   const std::vector<TraceSpan>& traceSpans() const { return m_trace; }
 
 private:
-  explicit Execution(support::DiagnosticSink& sink) : m_sink(sink) {}
+  explicit Execution(support::DiagnosticSink& sink);
   bool prepare(Program& program, ExecutionOptions options);
   bool prepareStage(Program& program, Stage stage, const std::string& function);
   bool startReference();
@@ -238,6 +256,13 @@ private:
 
   std::vector<TraceSpan> m_trace;
   std::chrono::steady_clock::time_point m_epoch;
+
+  // What the devices freed: kept values (recorded or in the history) and where each was freed.
+  // Filled from the devices' threads during collectives, hence the lock.
+  struct History;
+  std::unique_ptr<History> m_history;
+  void keepFreed(int64_t device, const ir::Value& value, const ir::Operation& lastUser,
+                 const exec::Tensor& tensor);
 };
 
 } // namespace shardscope::session

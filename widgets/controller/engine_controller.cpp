@@ -398,6 +398,7 @@ public:
     options.stage = isGradientStage(stage) ? session::kAllStages[static_cast<int>(stage)]
                                            : session::Stage::PerDevice;
     options.checkReference = checkReference;
+    options.historyBytes = session::kDefaultHistoryBytes;
     m_execution = session::Execution::create(*m_program, options, m_execSink);
     if (!m_execution || !m_execution->setInputs(*inputs) || !m_execution->start()) {
       m_execution.reset();
@@ -406,6 +407,7 @@ public:
     }
     m_breakpoints = breakpoints;
     m_watched = watched;
+    recordWatched();
     publish(QStringLiteral("started"));
   }
 
@@ -501,8 +503,17 @@ public:
 
   void watch(const QString& id) {
     m_watched = id;
+    recordWatched();
     if (m_execution)
       publish(m_lastReason);
+  }
+
+  // The selected value is kept on every device when the run frees it.
+  void recordWatched() {
+    if (!m_execution || m_watched.isEmpty())
+      return;
+    if (const ir::Value* value = findValue(m_execution->module(), m_watched))
+      m_execution->recordValue(value);
   }
 
 private:
@@ -778,8 +789,11 @@ private:
     snap->valueId = m_watched;
     if (!m_watched.isEmpty()) {
       if (const ir::Value* value = findValue(e.module(), m_watched)) {
-        for (int64_t d = 0; d < e.numDevices(); ++d)
+        for (int64_t d = 0; d < e.numDevices(); ++d) {
           snap->perDevice.push_back(tensorData(e.value(d, value)));
+          if (!snap->perDevice.back().valid)
+            snap->perDevice.back().note = QString::fromStdString(e.whyNoValue(d, value));
+        }
         std::string err;
         if (std::optional<session::Assembled> global = e.globalValue(value, err)) {
           snap->global = tensorData(&global->value);

@@ -350,7 +350,7 @@ void ExecutionPanel::refresh() {
     const qint64 device = e && d < e->devices.size() ? e->devices[d].device : d;
     TensorData data = e && e->valueId == m_context->selectedValue() ? e->perDevice.value(d) : TensorData();
     if (!data.valid && data.note.isEmpty())
-      data.note = e ? tr("not live on this device yet") : tr("not running");
+      data.note = e ? tr("no value on this device") : tr("not running");
     const int rank = e && d < e->devices.size() ? e->devices[d].rank : -1;
     m_tiles[d]->setTensor(rank >= 0 ? tr("device %1 (rank %2)").arg(device).arg(rank)
                                     : tr("device %1").arg(device),
@@ -360,7 +360,7 @@ void ExecutionPanel::refresh() {
   const bool same = e && e->valueId == m_context->selectedValue();
   TensorData global = same ? e->global : TensorData();
   if (!global.valid && global.note.isEmpty())
-    global.note = tr("not live yet");
+    global.note = tr("no value");
   m_global->setTensor(tr("global (assembled)"), global, same && !e->replicaProblem.isEmpty());
   TensorData reference = same ? e->reference : TensorData();
   if (!reference.valid)

@@ -150,6 +150,11 @@ CommResult<Plan> planReduceInPlace(const std::vector<int64_t>& group, Outputs& i
     for (int64_t begin = 0; begin < t.numElements(); begin += step)
       pieces.push_back({k, begin, std::min(t.numElements(), begin + step)});
   }
+  // Chunks write every member's buffer from several threads: a buffer shared with another tensor
+  // (a value the run keeps) is made private here, before they start.
+  for (std::vector<Tensor>& member : inputs)
+    for (Tensor& t : member)
+      (void)t.bytes();
   Plan plan;
   plan.outputs = std::move(inputs);
   plan.numChunks = pieces.size();
@@ -181,6 +186,8 @@ CommResult<Plan> planReduceScatter(const std::vector<int64_t>& group, Outputs& i
   int64_t n = static_cast<int64_t>(inputs.size());
   if (dim >= t.rank() || t.shape()[dim] % n != 0)
     return CommResult<Plan>::failure(splitError(t, dim, n));
+  // Chunks accumulate into the lowest device's buffer from several threads: make it private first.
+  (void)inputs[ascendingPositions(group)[0]][0].bytes();
   Plan plan;
   plan.outputs.resize(inputs.size());
   plan.numChunks = inputs.size();
@@ -195,7 +202,7 @@ CommResult<Plan> planReduceScatter(const std::vector<int64_t>& group, Outputs& i
       outer *= shape[d];
     for (int64_t d = dim + 1; d < acc.rank(); ++d)
       inner *= shape[d];
-    Tensor part(acc.elementType(), shape);
+    Tensor part = Tensor::uninitialized(acc.elementType(), shape); // every element is written
     size_t width = Tensor::elementBytes(acc.elementType());
     int64_t block = len * inner; // elements of the part in one outer index
     for (int64_t o = 0; o < outer; ++o) {
@@ -503,10 +510,8 @@ bool sameExceptDim(const Tensor& a, const Tensor& b, int64_t dim) {
 
 CommResult<Tensor> LocalCommunicator::allGather(const exec::CollectiveCall& call, Tensor input,
                                                 int64_t dim) {
-  // The planner gathers once into the first member's result; the other members' results are
-  // copies of it, one chunk each, made in parallel. A copy allocates without zero-filling, so
-  // only one result is zero-filled before it is written, and the copies read a source that is
-  // often still in cache.
+  // The planner gathers once into the first member's result; the other members' results share
+  // its buffer (tensors copy on write), so the gather writes the result once, for every member.
   std::string primitive = "allGather(dim " + std::to_string(dim) + ")";
   return single(exchange(call, primitive, one(std::move(input)),
                          [dim](Outputs& in) -> CommResult<Plan> {

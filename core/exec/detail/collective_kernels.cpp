@@ -303,7 +303,11 @@ bool runCollective(KernelContext& ctx, const DeviceContext& dev) {
       ctx.results.assign(ctx.operands.begin(), ctx.operands.end());
       return true;
     }
-    auto result = comm->allReduce(call, {ctx.operands.begin(), ctx.operands.end()}, *reduction);
+    // Operands handed over are reduced in place (their buffers become the results): no copy.
+    std::vector<Tensor> inputs = ctx.ownedOperands
+                                     ? std::move(*ctx.ownedOperands)
+                                     : std::vector<Tensor>(ctx.operands.begin(), ctx.operands.end());
+    auto result = comm->allReduce(call, std::move(inputs), *reduction);
     if (!result)
       return ctx.fail(result.error());
     ctx.results = std::move(*result);

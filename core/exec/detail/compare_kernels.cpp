@@ -1,11 +1,13 @@
 // compare, select, clamp, convert, bitcast_convert, is_finite, constant and iota.
 #include "core/exec/detail/kernel.h"
+#include "core/exec/detail/typed_loops.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <complex>
 #include <cstring>
+#include <type_traits>
 
 namespace shardscope::exec::detail {
 
@@ -105,7 +107,53 @@ std::string defaultCompareType(ElementType e) {
   return ir::isUnsignedElement(e) || e == ElementType::I1 ? "UNSIGNED" : "SIGNED";
 }
 
+// The typed loop of compare: FLOAT on f32/f64 (IEEE comparisons are the spec's: NaN is unordered,
+// so only NE holds, and -0 equals +0), SIGNED / UNSIGNED on integers of that signedness. Writes
+// the i1 result bytes directly. Returns false, having done nothing, for anything else.
+bool typedCompare(KernelContext& ctx, const Tensor& a, const Tensor& b, Direction dir,
+                  const std::string& type) {
+  ir::Type result = ctx.op.result(0)->type();
+  if (ctx.dequantized || a.shape() != b.shape() || !result.isTensor() ||
+      result.elementType() != ElementType::I1 || result.shape().size() != a.shape().size() ||
+      !std::equal(a.shape().begin(), a.shape().end(), result.shape().begin()))
+    return false;
+  Tensor out = Tensor::uninitialized(ElementType::I1, a.shape());
+  uint8_t* r = out.data<uint8_t>();
+  int64_t n = a.numElements();
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = a.data<T>();
+    const T* y = b.data<T>();
+    switch (dir) {
+    case Direction::EQ: mapBinary(x, y, r, n, [](T p, T q) -> uint8_t { return p == q; }); break;
+    case Direction::NE: mapBinary(x, y, r, n, [](T p, T q) -> uint8_t { return !(p == q); }); break;
+    case Direction::GE: mapBinary(x, y, r, n, [](T p, T q) -> uint8_t { return p >= q; }); break;
+    case Direction::GT: mapBinary(x, y, r, n, [](T p, T q) -> uint8_t { return p > q; }); break;
+    case Direction::LE: mapBinary(x, y, r, n, [](T p, T q) -> uint8_t { return p <= q; }); break;
+    case Direction::LT: mapBinary(x, y, r, n, [](T p, T q) -> uint8_t { return p < q; }); break;
+    }
+  };
+  ElementType e = a.elementType();
+  bool done = false;
+  if (type == "FLOAT")
+    done = dispatchFloat(e, run);
+  else if (type == (ir::isUnsignedElement(e) ? "UNSIGNED" : "SIGNED"))
+    done = dispatchInteger(e, run);
+  if (done)
+    ctx.results.push_back(std::move(out));
+  return done;
+}
+
 bool compare(KernelContext& ctx) {
+  if (ctx.operands.size() == 2 && ctx.op.numResults() == 1 &&
+      ctx.operands[0].type() == ctx.operands[1].type()) {
+    std::optional<Direction> dir = parseDirection(enumCase(ctx.op, "comparison_direction"));
+    std::string type = enumCase(ctx.op, "compare_type");
+    if (type.empty())
+      type = defaultCompareType(ctx.operands[0].elementType());
+    if (dir && typedCompare(ctx, ctx.operands[0], ctx.operands[1], *dir, type))
+      return true;
+  }
   std::optional<Tensor> out = ctx.makeResult(0);
   if (!out)
     return false;
@@ -127,6 +175,28 @@ bool compare(KernelContext& ctx) {
 
 int64_t at(const Tensor& t, int64_t i) { return t.numElements() == 1 ? 0 : i; }
 
+// Elementwise select on the elements' bytes, by element width: `out` gets `t` where `pred`
+// (i1 bytes) is true, `f` elsewhere. False for widths other than 1, 2, 4 and 8 bytes.
+bool selectTyped(const Tensor& pred, const Tensor& t, const Tensor& f, Tensor& out) {
+  const uint8_t* p = pred.data<uint8_t>();
+  int64_t n = out.numElements();
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const T* x = t.data<T>();
+    const T* y = f.data<T>();
+    T* r = out.data<T>();
+    for (int64_t i = 0; i < n; ++i)
+      r[i] = (p[i] & 1) ? x[i] : y[i];
+  };
+  switch (Tensor::elementBytes(out.elementType()) * (ir::isComplexElement(out.elementType()) ? 0 : 1)) {
+  case 1: run(uint8_t{}); return true;
+  case 2: run(uint16_t{}); return true;
+  case 4: run(uint32_t{}); return true;
+  case 8: run(uint64_t{}); return true;
+  default: return false;
+  }
+}
+
 bool select(KernelContext& ctx) {
   std::optional<Tensor> out = ctx.makeResult(0);
   if (!out)
@@ -139,6 +209,15 @@ bool select(KernelContext& ctx) {
       return ctx.fail("operand " + ctx.operands[k].type().str() + " differs from the result");
   if (pred.numElements() != 1 && pred.shape() != out->shape())
     return ctx.fail("predicate " + pred.type().str() + " does not match the result");
+  if (pred.elementType() == ElementType::I1 && pred.numElements() == 1) {
+    // One predicate for all elements: the chosen operand is the result (its buffer is shared).
+    ctx.results.push_back(ctx.operands[(pred.bytes()[0] & 1) ? 1 : 2]);
+    return true;
+  }
+  if (pred.elementType() == ElementType::I1 && selectTyped(pred, ctx.operands[1], ctx.operands[2], *out)) {
+    ctx.results.push_back(std::move(*out));
+    return true;
+  }
   for (int64_t i = 0; i < out->numElements(); ++i)
     copyElement(pred.intAt(at(pred, i)) ? ctx.operands[1] : ctx.operands[2], i, *out, i);
   ctx.results.push_back(std::move(*out));
@@ -176,6 +255,29 @@ bool clamp(KernelContext& ctx) {
   return true;
 }
 
+// The typed loop of convert between f32, f64 and the byte-wide and wider integers: float ->
+// float rounds to nearest, integer -> float rounds to nearest once, integer -> integer wraps to
+// the target width. Float -> integer saturates (per element, below), so it is not done here.
+bool typedConvert(const Tensor& x, Tensor& out) {
+  bool done = false;
+  auto from = [&](auto inTag) {
+    using In = decltype(inTag);
+    auto to = [&](auto outTag) {
+      using Out = decltype(outTag);
+      if constexpr (std::is_floating_point_v<In> && !std::is_floating_point_v<Out>) {
+        return;
+      } else {
+        mapUnary(x.data<In>(), out.data<Out>(), x.numElements(),
+                 [](In v) { return static_cast<Out>(v); });
+        done = true;
+      }
+    };
+    dispatchNumeric(out.elementType(), to);
+  };
+  dispatchNumeric(x.elementType(), from);
+  return done;
+}
+
 bool convert(KernelContext& ctx) {
   if (!ctx.expectOperands(1))
     return false;
@@ -185,6 +287,10 @@ bool convert(KernelContext& ctx) {
   const Tensor& x = ctx.operands[0];
   if (x.shape() != out->shape())
     return ctx.fail("shape changes from " + x.type().str());
+  if (typedConvert(x, *out)) {
+    ctx.results.push_back(std::move(*out));
+    return true;
+  }
   bool fromFloat = ir::isFloatElement(x.elementType());
   bool fromComplex = ir::isComplexElement(x.elementType());
   bool toFloat = ir::isFloatElement(out->elementType()) || ir::isComplexElement(out->elementType());

@@ -38,6 +38,10 @@ struct KernelContext {
   /// True while a quantized op runs on dequantized values (`runDequantized`): `makeResult` then
   /// gives quantized results their expressed type.
   bool dequantized = false;
+  /// The operands themselves, when the caller hands them over (`operands` views this vector): a
+  /// kernel that can reuse an operand's buffer for its result may move operands out, and must
+  /// not read them through `operands` afterwards. Null when the operands are borrowed.
+  std::vector<Tensor>* ownedOperands = nullptr;
 
   /// Returns true when there are exactly `n` operands, else reports and returns false (generic
   /// op syntax lets a program give any operand count).

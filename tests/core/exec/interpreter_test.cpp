@@ -89,8 +89,10 @@ TEST(InterpreterElementwiseTest, FloatUnaryOps) {
   EXPECT_EQ(run("stablehlo.sign"), (Doubles{-1, 1, 1}));
   EXPECT_EQ(run("stablehlo.exponential"),
             (Doubles{f(std::exp(-1.5)), f(std::exp(0.25)), f(std::exp(4.0))}));
-  EXPECT_EQ(run("stablehlo.tanh"),
-            (Doubles{f(std::tanh(-1.5)), f(std::tanh(0.25)), f(std::tanh(4.0))}));
+  // f32 tanh is a rational approximation within a few ulps (typed_kernels_test checks its range).
+  Doubles tanh = run("stablehlo.tanh");
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_LE(ulpDistance(std::tanh(Doubles{-1.5, 0.25, 4.0}[i]), tanh[i], ir::ElementType::F32), 6);
   EXPECT_EQ(run("stablehlo.logistic")[1], f(1 / (1 + std::exp(-0.25))));
   EXPECT_EQ(run("stablehlo.sine")[2], f(std::sin(4.0)));
   EXPECT_EQ(run("stablehlo.cosine")[2], f(std::cos(4.0)));

@@ -308,6 +308,28 @@ std::unique_ptr<Run> prepareEndless(const CancelFlag* cancel, int64_t stepLimit)
   return run;
 }
 
+// The per-device run's dot_general result and the function's result.
+std::pair<const ir::Value*, const ir::Value*> dotAndResult(const Execution& e) {
+  const ir::Value* dot = nullptr;
+  e.module().op().walk([&](const ir::Operation& op) {
+    if (op.is("stablehlo.dot_general"))
+      dot = op.result(0);
+  });
+  const ir::Block* body = ir::func::body(e.function());
+  return {dot, body->ops().back()->operand(0)};
+}
+
+std::unique_ptr<Run> prepareWithHistory(int64_t historyBytes) {
+  auto run = std::make_unique<Run>();
+  run->program = Program::load(dataPath("session/global_matmul.mlir"), run->sink);
+  EXPECT_TRUE(run->program) << messages(run->sink);
+  ExecutionOptions options;
+  options.historyBytes = historyBytes;
+  run->execution = Execution::create(*run->program, options, run->sink);
+  EXPECT_TRUE(run->execution) << messages(run->sink);
+  return run;
+}
+
 } // namespace
 
 TEST(ExecutionTest, CancelFromAnotherThreadStopsAnEndlessRunBetweenSteps) {
@@ -357,4 +379,65 @@ TEST(ExecutionTest, StepLimitEndsAnEndlessRunWithALocatedError) {
     located |= d.severity == support::Severity::Error && d.loc.isValid() &&
                d.message.find("step limit") != std::string::npos;
   EXPECT_TRUE(located) << messages(run->sink);
+}
+
+TEST(ExecutionTest, FreedValuesSayWhyAndResultsStayReadable) {
+  auto run = prepareWithHistory(0);
+  ASSERT_TRUE(run && run->execution);
+  Execution& e = *run->execution;
+  auto [dot, result] = dotAndResult(e);
+  ASSERT_TRUE(dot && result);
+  ASSERT_TRUE(e.start());
+  EXPECT_EQ(e.whyNoValue(0, dot), "not computed yet on this device");
+  EXPECT_EQ(e.runToEnd(), StopReason::Finished);
+  EXPECT_EQ(e.value(0, dot), nullptr);
+  std::string why = e.whyNoValue(0, dot);
+  // The dot's partial sums go to the all-reduce partitioning inserted: its last user.
+  EXPECT_EQ(why.rfind("not kept: freed after its last use at 'stablehlo.all_reduce'", 0), 0u)
+      << why;
+  EXPECT_NE(why.find("keeps no history"), std::string::npos) << why;
+  std::string error;
+  EXPECT_FALSE(e.globalValue(dot, error));
+  EXPECT_NE(error.find("not kept"), std::string::npos) << error;
+  // The result is kept: readable on every device and assembled.
+  for (int64_t d = 0; d < e.numDevices(); ++d)
+    EXPECT_TRUE(e.value(d, result)) << "device " << d;
+  auto global = e.globalValue(result, error);
+  ASSERT_TRUE(global) << error;
+  EXPECT_EQ(global->value.shape(), (std::vector<int64_t>{8, 4}));
+}
+
+TEST(ExecutionTest, RecordedAndHistoryValuesSurviveTheirLastUse) {
+  auto recorded = prepareWithHistory(0);
+  ASSERT_TRUE(recorded && recorded->execution);
+  Execution& e = *recorded->execution;
+  auto [dot, result] = dotAndResult(e);
+  e.recordValue(dot);
+  ASSERT_TRUE(e.start());
+  EXPECT_EQ(e.runToEnd(), StopReason::Finished);
+  for (int64_t d = 0; d < e.numDevices(); ++d)
+    ASSERT_TRUE(e.value(d, dot)) << "device " << d;
+  EXPECT_EQ(e.value(0, dot)->shape(), (std::vector<int64_t>{4, 4}));
+  EXPECT_EQ(e.historyBytesUsed(), 0); // recorded values are not the history's
+
+  auto history = prepareWithHistory(int64_t{1} << 20);
+  ASSERT_TRUE(history && history->execution);
+  Execution& h = *history->execution;
+  auto [hdot, hresult] = dotAndResult(h);
+  ASSERT_TRUE(h.start());
+  EXPECT_EQ(h.runToEnd(), StopReason::Finished);
+  for (int64_t d = 0; d < h.numDevices(); ++d)
+    EXPECT_TRUE(h.value(d, hdot)) << "device " << d;
+  EXPECT_GT(h.historyBytesUsed(), 0);
+  EXPECT_LE(h.historyBytesUsed(), int64_t{1} << 20);
+  // A budget smaller than one value keeps none of them.
+  auto tiny = prepareWithHistory(8);
+  ASSERT_TRUE(tiny && tiny->execution);
+  Execution& t = *tiny->execution;
+  auto [tdot, tresult] = dotAndResult(t);
+  ASSERT_TRUE(t.start());
+  EXPECT_EQ(t.runToEnd(), StopReason::Finished);
+  EXPECT_EQ(t.value(0, tdot), nullptr);
+  EXPECT_NE(t.whyNoValue(0, tdot).find("most recent 8 bytes"), std::string::npos)
+      << t.whyNoValue(0, tdot);
 }

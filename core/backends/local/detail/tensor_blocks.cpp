@@ -28,7 +28,7 @@ std::vector<exec::Tensor> splitTensor(const exec::Tensor& t, int64_t dim, int64_
   auto [outer, inner] = blockSizes(t.shape(), dim, t.elementType());
   std::vector<exec::Tensor> out;
   for (int64_t j = 0; j < parts; ++j) {
-    exec::Tensor part(t.elementType(), shape);
+    exec::Tensor part = exec::Tensor::uninitialized(t.elementType(), shape); // fully written
     size_t chunk = static_cast<size_t>(len) * inner;
     for (int64_t o = 0; o < outer; ++o)
       std::memcpy(part.bytes().data() + static_cast<size_t>(o) * chunk,
@@ -44,7 +44,8 @@ exec::Tensor concatTensors(const std::vector<const exec::Tensor*>& parts, int64_
   for (const exec::Tensor* p : parts)
     full += p->shape()[dim];
   shape[dim] = full;
-  exec::Tensor out(parts.front()->elementType(), shape);
+  // Every byte is written below: no zero fill.
+  exec::Tensor out = exec::Tensor::uninitialized(parts.front()->elementType(), shape);
   auto [outer, inner] = blockSizes(shape, dim, out.elementType());
   int64_t offset = 0;
   for (const exec::Tensor* p : parts) {
