@@ -1,8 +1,24 @@
 #include "core/ir/operation.h"
 
 #include <algorithm>
+#include <mutex>
+#include <string>
+#include <unordered_set>
 
 namespace shardscope::ir {
+
+namespace {
+
+// Op names are few and ops many: each distinct name is stored once, for the life of the process
+// (node-based set: its strings never move). Ops keep a view of it.
+std::string_view internOpName(std::string_view name) {
+  static std::mutex mutex;
+  static std::unordered_set<std::string> names;
+  std::lock_guard lock(mutex);
+  return *names.emplace(name).first;
+}
+
+} // namespace
 
 void Value::replaceAllUsesWith(Value* other) {
   if (other == this)
@@ -62,7 +78,7 @@ std::unique_ptr<Operation> Operation::create(std::string_view name,
                                              std::span<const Type> resultTypes,
                                              support::SourceLocation loc) {
   std::unique_ptr<Operation> op(new Operation());
-  op->m_name = std::string(name);
+  op->m_name = internOpName(name);
   op->m_loc = loc;
   op->setOperands(operands);
   op->m_results.reserve(resultTypes.size());
@@ -90,9 +106,10 @@ std::unique_ptr<Operation> Operation::clone(ValueMapping& mapping) const {
         operand = found->second;
     }
     raw->m_operands.push_back(operand);
-    if (operand)
-      operand->m_uses.push_back({raw, i});
   }
+  raw->m_usePos.resize(raw->m_operands.size());
+  for (unsigned i = 0; i < raw->m_operands.size(); ++i)
+    raw->linkUse(i);
   raw->m_results.reserve(m_results.size());
   for (size_t i = 0; i < m_results.size(); ++i) {
     const Value& result = *m_results[i];
@@ -128,29 +145,43 @@ std::string_view Operation::dialect() const {
   return dot == std::string_view::npos ? std::string_view() : n.substr(0, dot);
 }
 
-void Operation::setOperand(unsigned i, Value* value) {
-  Value* old = m_operands[i];
-  if (old == value)
+void Operation::unlinkUse(unsigned i) {
+  Value* value = m_operands[i];
+  if (!value)
     return;
-  if (old) {
-    auto& uses = old->m_uses;
-    auto it = std::find(uses.begin(), uses.end(), Use{this, i});
-    if (it != uses.end()) {
-      *it = uses.back();
-      uses.pop_back();
-    }
-  }
+  std::vector<Use>& uses = value->m_uses;
+  unsigned pos = m_usePos[i];
+  const Use last = uses.back();
+  // The last use fills the hole and its operand slot learns its new position (when the removed
+  // use is the last one, this rewrites it in place before it is popped).
+  uses[pos] = last;
+  last.user->m_usePos[last.index] = pos;
+  uses.pop_back();
+}
+
+void Operation::linkUse(unsigned i) {
+  Value* value = m_operands[i];
+  if (!value)
+    return;
+  m_usePos[i] = static_cast<unsigned>(value->m_uses.size());
+  value->m_uses.push_back({this, i});
+}
+
+void Operation::setOperand(unsigned i, Value* value) {
+  if (m_operands[i] == value)
+    return;
+  unlinkUse(i);
   m_operands[i] = value;
-  if (value)
-    value->m_uses.push_back({this, i});
+  linkUse(i);
 }
 
 void Operation::setOperands(std::span<Value* const> values) {
   for (unsigned i = 0; i < m_operands.size(); ++i)
-    setOperand(i, nullptr);
-  m_operands.assign(values.size(), nullptr);
-  for (unsigned i = 0; i < values.size(); ++i)
-    setOperand(i, values[i]);
+    unlinkUse(i);
+  m_operands.assign(values.begin(), values.end());
+  m_usePos.assign(values.size(), 0);
+  for (unsigned i = 0; i < m_operands.size(); ++i)
+    linkUse(i);
 }
 
 void Operation::dropAllReferences() {

@@ -53,7 +53,9 @@ public:
   /// arguments (an op result's location is its op's).
   DebugLoc debugLoc() const { return m_debugLoc; }
   void setDebugLoc(DebugLoc loc) { m_debugLoc = loc; }
-  /// Every place this value is used, in no particular order.
+  /// Every place this value is used, in no particular order. Each operand slot remembers where
+  /// its use sits in this list, so adding or removing a use is O(1) (the last use moves into the
+  /// hole), however many uses the value has.
   const std::vector<Use>& uses() const { return m_uses; }
   bool hasUses() const { return !m_uses.empty(); }
   /// Makes every use of this value use `other` instead.
@@ -141,7 +143,8 @@ public:
   Operation(const Operation&) = delete;
   Operation& operator=(const Operation&) = delete;
 
-  /// The full op name, e.g. "stablehlo.add".
+  /// The full op name, e.g. "stablehlo.add". Names are interned process-wide: every op of one
+  /// name shares one string that lives as long as the process.
   std::string_view name() const { return m_name; }
   /// True when the op is named `name`.
   bool is(std::string_view name) const { return m_name == name; }
@@ -212,10 +215,18 @@ public:
 private:
   friend class Block;
   Operation() = default;
-  std::string m_name;
+  /// Detaches operand `i` from its value's use list (swap-remove through `m_usePos`).
+  void unlinkUse(unsigned i);
+  /// Appends operand `i` (already stored) to its value's use list.
+  void linkUse(unsigned i);
+
+  std::string_view m_name;
   support::SourceLocation m_loc;
   DebugLoc m_debugLoc = kUnknownLoc;
   std::vector<Value*> m_operands;
+  /// `m_usePos[i]` is the position of operand `i`'s use in `m_operands[i]->uses()` (unused for
+  /// a null operand).
+  std::vector<unsigned> m_usePos;
   std::vector<std::unique_ptr<Value>> m_results;
   std::vector<NamedAttribute> m_attrs;
   std::vector<std::string> m_inherent;

@@ -265,7 +265,7 @@ void writeMesh(const Json& mesh, std::string& out) {
       out += " &middot; rows: " + xmlEscape(axes[n - 2]["name"].get<std::string>());
     out += " &middot; cells: device id (coordinates)</div>";
   }
-  if (shown < devices.size())
+  if (static_cast<int64_t>(shown) < mesh["deviceCount"].get<int64_t>())
     out += "<div class=\"note\">first " + std::to_string(shown) + " devices shown</div>";
   out += "</div>";
 }

@@ -45,6 +45,9 @@ int64_t countOps(const ir::Module& module) {
   return count;
 }
 
+// The most devices a mesh lists in the report document.
+constexpr int64_t kMaxListedDevices = 4096;
+
 Json meshesJson(const ir::Module& module) {
   Json meshes = Json::array();
   for (const auto& op : module.body().ops()) {
@@ -58,10 +61,12 @@ Json meshesJson(const ir::Module& module) {
     Json axes = Json::array();
     for (const ir::MeshAxis& axis : attr->mesh.axes)
       axes.push_back({{"name", axis.name}, {"size", axis.size}});
+    // The first devices only: a pod-sized mesh would otherwise put millions of entries in the
+    // document (the HTML shows fewer still); `deviceCount` says how many there are.
     Json devices = Json::array();
-    std::vector<int64_t> ids = view.deviceIds();
-    for (size_t p = 0; p < ids.size(); ++p)
-      devices.push_back({{"id", ids[p]}, {"coordinates", view.coordinatesAt(int64_t(p))}});
+    int64_t listed = std::min<int64_t>(view.totalSize(), kMaxListedDevices);
+    for (int64_t p = 0; p < listed; ++p)
+      devices.push_back({{"id", view.deviceIdAt(p)}, {"coordinates", view.coordinatesAt(p)}});
     meshes.push_back({{"name", name->value},
                       {"axes", axes},
                       {"deviceCount", view.totalSize()},

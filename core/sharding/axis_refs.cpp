@@ -56,8 +56,11 @@ AxisRef axisMerge(const AxisRef& a, const AxisRef& b, const MeshView& mesh) {
 bool axisCanCoexist(const AxisRef& a, const AxisRef& b) {
   if (a.name != b.name || !a.subAxis || !b.subAxis)
     return true;
-  auto [minPre, maxPre] = std::minmax(a.subAxis->preSize, b.subAxis->preSize);
-  auto [minNext, maxNext] = std::minmax(subNext(a), subNext(b));
+  // The initializer-list form returns values: the two-argument form would return references to
+  // the temporaries `subNext` returns, dead by the next line (garbage, then a division by zero,
+  // in an optimised build).
+  auto [minPre, maxPre] = std::minmax({a.subAxis->preSize, b.subAxis->preSize});
+  auto [minNext, maxNext] = std::minmax({subNext(a), subNext(b)});
   if (minNext > maxPre) // overlapping: the shared part and both ends must be sub-axes
     return minNext % maxPre == 0 && maxPre % minPre == 0 && maxNext % minNext == 0;
   return maxPre % minNext == 0; // disjoint: the gap between them must be a sub-axis

@@ -1,7 +1,7 @@
 // shardscope-gen-module: writes a synthetic StableHLO + Shardy program for the benchmarks.
 //
 //   shardscope-gen-module [--ops N] [--ops-per-function M] [--form pretty|mlir14-generic]
-//                         [--dot-form pretty|generic] [-o FILE]
+//                         [--dot-form pretty|generic] [--shared-parameters] [-o FILE]
 #include "tests/bench/module_generator.h"
 
 #include <cerrno>
@@ -17,12 +17,15 @@ int usage() {
   std::fprintf(stderr,
                "usage: shardscope-gen-module [--ops N] [--ops-per-function M]\n"
                "                             [--form pretty|mlir14-generic]\n"
-               "                             [--dot-form pretty|generic] [-o FILE]\n"
+               "                             [--dot-form pretty|generic] [--shared-parameters]\n"
+               "                             [-o FILE]\n"
                "  --ops N               number of StableHLO ops (default 100000)\n"
                "  --ops-per-function M  ops per chain function (default 1000)\n"
                "  --form pretty         JAX/Shardy spelling (default)\n"
                "  --form mlir14-generic generic ops for mlir-opt-14 --allow-unregistered-dialect\n"
                "  --dot-form F          pretty form only: dot_general spelling (default pretty)\n"
+               "  --shared-parameters   every dot_general / add also uses the function's\n"
+               "                        parameter %arg1 / %arg2 (weights used in every layer)\n"
                "  -o FILE               output file (default stdout)\n");
   return 2;
 }
@@ -72,6 +75,8 @@ int main(int argc, char** argv) {
         options.prettyDotGeneral = false;
       else
         return usage();
+    } else if (arg == "--shared-parameters") {
+      options.sharedParameters = true;
     } else if (arg == "-o") {
       if (!value(v))
         return usage();

@@ -145,6 +145,8 @@ private:
       size_t window = std::min<size_t>(8, values.size());
       Value other = values[values.size() - 1 - m_random.next(static_cast<uint32_t>(window))];
       uint32_t kind = m_random.next(4);
+      if (m_options.sharedParameters && (kind == 0 || kind == 1))
+        other = Value{true, kind == 0 ? size_t{1} : size_t{2}};
       bool sharded = m_random.next(10) < 8;
       Value result{false, i};
       m_w << "    " << result << " = ";

@@ -26,6 +26,11 @@ struct GenerateOptions {
   /// Pretty form only: spell `stablehlo.dot_general` in its pretty assembly format
   /// (`contracting_dims = [1] x [0]`) rather than generically.
   bool prettyDotGeneral = true;
+  /// Use the chain function's parameters in every layer, as a model's weights are: each
+  /// dot_general's right operand is `%arg1` and each add's is `%arg2` (else one of the last 8
+  /// values). With one function for the whole program (`opsPerFunction >= ops`), each parameter
+  /// has about ops / 4 uses.
+  bool sharedParameters = false;
 };
 
 /// Returns a synthetic StableHLO + Shardy program: a 4x2 mesh, `ceil(ops / opsPerFunction)`

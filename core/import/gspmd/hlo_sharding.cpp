@@ -88,8 +88,16 @@ std::vector<int64_t> transposeArray(const std::vector<int64_t>& values,
 // `HloSharding::PartialTile` does. An iota order stays an iota when sorting changes nothing or
 // when the sorted order is again an iota.
 TileAssignment sortReplicaGroups(const TileAssignment& tiles) {
-  std::vector<int64_t> devices = tiles.materialize();
   int64_t groupSize = tiles.dims.back();
+  // An iota whose last transposed dimension is a multiple of the group size steps each group
+  // along that one dimension: its groups are increasing already. Deciding that from the iota
+  // spares listing every device of a pod-sized mesh.
+  if (tiles.isIota() && !tiles.perm.empty() && groupSize > 0) {
+    int64_t last = tiles.reshapeDims[static_cast<size_t>(tiles.perm.back())];
+    if (last % groupSize == 0)
+      return tiles;
+  }
+  std::vector<int64_t> devices = tiles.materialize();
   std::vector<int64_t> sorted = devices;
   for (size_t start = 0; start < sorted.size(); start += groupSize)
     std::sort(sorted.begin() + start, sorted.begin() + start + groupSize);

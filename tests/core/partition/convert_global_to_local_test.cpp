@@ -88,6 +88,24 @@ func.func @f(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"},
   EXPECT_EQ(run.log[0].op->name(), "stablehlo.all_gather");
 }
 
+TEST(ConvertGlobalToLocal, AllReduceGroupsOverAnAxisAndASubAxisHonourDeviceIds) {
+  // x=2, y=4: position = 4x + y, device id = 7 - position. Reducing over x and the minor half of
+  // y ("y":(2)2, index y % 2) groups the devices with equal y / 2, ordered by 2x + y % 2:
+  // y / 2 = 0 -> positions 0, 1, 4, 5 -> devices [7, 6, 3, 2]; y / 2 = 1 -> positions 2, 3, 6, 7
+  // -> devices [5, 4, 1, 0].
+  LocalRun run = convert(R"(
+sdy.mesh @mesh = <["x"=2, "y"=4], device_ids=[7, 6, 5, 4, 3, 2, 1, 0]>
+func.func @f(%arg0: tensor<4xi32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> tensor<4xi32> {
+  %0 = sdy.all_reduce {"x", "y":(2)2} %arg0 out_sharding=<@mesh, [{}]> : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+)");
+  ASSERT_TRUE(run.ok) << run.errors;
+  EXPECT_TRUE(contains(run.printed,
+                       "replica_groups = dense<[[7, 6, 3, 2], [5, 4, 1, 0]]> : tensor<2x4xi64>"))
+      << run.printed;
+}
+
 TEST(ConvertGlobalToLocal, AllReduceOverSubAxes) {
   // x=4: "x":(1)2 is the major half (index c / 2), "x":(2)2 the minor half (index c % 2).
   // Reducing over the major half pairs devices with equal c % 2: [0, 2], [1, 3]; over the minor
