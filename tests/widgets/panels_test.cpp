@@ -317,7 +317,7 @@ private Q_SLOTS:
     QVERIFY2(source->width() >= 30 * column, qPrintable(QString::number(source->width())));
     auto* mesh = window.findChild<MeshView*>();
     QVERIFY(mesh->isVisible());
-    QVERIFY2(mesh->height() >= 150 && mesh->width() >= 200,
+    QVERIFY2(mesh->height() >= 150 && mesh->width() >= 160,
              qPrintable(QStringLiteral("%1x%2").arg(mesh->width()).arg(mesh->height())));
   }
 

@@ -42,7 +42,7 @@ public:
   QVector<Transfer> transfers() const;
 
   QSize sizeHint() const override { return {360, 260}; }
-  QSize minimumSizeHint() const override { return {200, 150}; }
+  QSize minimumSizeHint() const override { return {160, 150}; }
 
 protected:
   void paintEvent(QPaintEvent* event) override;
