@@ -102,7 +102,10 @@ std::vector<Candidate> initialCandidates(const std::vector<TensorFactorAxes>& te
                                          const ir::OpShardingRule& rule, const MeshView& mesh) {
   std::vector<Candidate> cands;
   for (size_t t = 0; t < tensors.size(); ++t)
-    for (const auto& [factor, axes] : tensors[t]) {
+    for (const auto& entry : tensors[t]) {
+      // Named copies, not structured bindings: clang 14 cannot capture those in the lambda below.
+      const int64_t factor = entry.first;
+      const FactorAxes& axes = entry.second;
       for (size_t n = axes.size(); n > 0; --n) {
         FactorAxes prefix(axes.begin(), axes.begin() + static_cast<std::ptrdiff_t>(n));
         auto it = std::find_if(cands.begin(), cands.end(), [&](const Candidate& c) {
