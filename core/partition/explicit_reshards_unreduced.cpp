@@ -12,12 +12,6 @@ namespace {
 
 using ir::AxisRef;
 
-// An axis or sub-axis as the multiplicative interval [lo, hi) of its full axis.
-std::pair<int64_t, int64_t> interval(const AxisRef& axis, const sharding::MeshView& mesh) {
-  const int64_t pre = sharding::MeshView::preSizeOf(axis);
-  return {pre, pre * mesh.sizeOf(axis)};
-}
-
 AxisRef fromInterval(const std::string& name, int64_t lo, int64_t hi,
                      const sharding::MeshView& mesh) {
   if (lo == 1 && hi == mesh.axisSize(name))
