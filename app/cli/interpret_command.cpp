@@ -108,7 +108,8 @@ std::optional<std::vector<exec::Tensor>> parseArgs(const InterpretOptions& o,
   const auto* array = parsed.as<ir::ArrayAttr>();
   if (!array) {
     // The reference's own wording, misspelling included: tests match it.
-    sink.error({fileId, 1, 1, 0}, std::string("expectected array attribute string for args") + usage);
+    sink.error({fileId, 1, 1, 0},
+               std::string("expectected array attribute string for args") + usage);
     return std::nullopt;
   }
   for (const ir::Attribute& element : array->elements) {
@@ -172,6 +173,9 @@ bool interpretProgram(LoadedProgram& program, const InterpretOptions& o, std::st
   exec::Interpreter interpreter(*program.module);
   interpreter.setCommunicatorFactory(backends::local::localCommunicatorFactory());
   interpreter.setStepLimit(o.maxSteps);
+  // Nothing reads a value after its last use (checks, prints and probes are uses): free it then,
+  // as `run` does, so a long chain of large tensors holds a few of them at a time.
+  interpreter.setValueRetention(exec::ValueRetention::FreeAfterLastUse);
   InterpreterIo io(o.probeDir, program);
   interpreter.setHooks(io.hooks());
   std::optional<std::vector<exec::Tensor>> results =

@@ -1,6 +1,7 @@
 // convolution with full StableHLO semantics: window strides, padding (negative crops), lhs and
 // rhs dilation, window reversal, any dimension numbers, feature_group_count and
-// batch_group_count. Each group becomes one matrix product over an im2col matrix:
+// batch_group_count. Each group becomes one matrix product over an im2col matrix, built and
+// multiplied a chunk of rows at a time:
 //   A[(n, y...)][(k..., c)] = padded, dilated lhs under output position y and kernel position k
 //   B[(k..., c)][o]         = rhs (reversed where asked) for output feature o of the group
 // f32 runs through OpenBLAS sgemm; the other float types through dgemm in double (rounded once
@@ -175,39 +176,40 @@ std::vector<int64_t> spatialOffsets(const ConvPlan& p, const Tensor& lhs) {
   return offsets;
 }
 
-// The im2col matrix of group `g`: rows (n, y...), columns (k..., c). Writes are sequential, and
-// so are reads when features are the lhs's innermost dim (NHWC).
+// Rows [rowBegin, rowEnd) of the im2col matrix of group `g` into `rows` (row r = (n, y...),
+// columns (k..., c)). Every element is written, padding and dilation holes as zeros, so `rows`
+// needs no clearing. Writes are sequential, and so are reads when features are the lhs's
+// innermost dim (NHWC).
 template <typename T>
-std::vector<T> im2col(const ConvPlan& p, const Tensor& lhs, const std::vector<int64_t>& offsets,
-                      int64_t g) {
+void im2colRows(const ConvPlan& p, const Tensor& lhs, const std::vector<int64_t>& offsets,
+                int64_t g, int64_t rowBegin, int64_t rowEnd, T* rows) {
   std::vector<int64_t> s = lhs.strides();
   int64_t features = p.kernelInFeatures, cols = features * p.kernelVolume;
   int64_t featureStride = s[p.dims.inputFeature];
-  std::vector<T> a(static_cast<size_t>(p.outBatch * p.outVolume * cols), T(0));
   int64_t batchBase = p.batchGroups > 1 ? g * p.outBatch : 0;
   int64_t featureBase = p.featureGroups > 1 ? g * features : 0;
-  T* row = a.data();
   // Innermost features of the operand's own type are copied as whole runs.
   bool contiguous =
       featureStride == 1 && ((std::is_same_v<T, float> && lhs.elementType() == ElementType::F32) ||
                              (std::is_same_v<T, double> && lhs.elementType() == ElementType::F64));
-  for (int64_t n = 0; n < p.outBatch; ++n) {
+  T* row = rows;
+  for (int64_t r = rowBegin; r < rowEnd; ++r, row += cols) {
+    int64_t n = r / p.outVolume, y = r % p.outVolume;
     int64_t base = (batchBase + n) * s[p.dims.inputBatch] + featureBase * featureStride;
-    for (int64_t y = 0; y < p.outVolume; ++y, row += cols)
-      for (int64_t k = 0; k < p.kernelVolume; ++k) {
-        int64_t offset = offsets[static_cast<size_t>(y * p.kernelVolume + k)];
-        if (offset < 0)
-          continue;
-        if (contiguous) {
-          const T* from = lhs.data<T>() + base + offset;
-          std::copy(from, from + features, row + k * features);
-          continue;
-        }
+    for (int64_t k = 0; k < p.kernelVolume; ++k) {
+      int64_t offset = offsets[static_cast<size_t>(y * p.kernelVolume + k)];
+      T* to = row + k * features;
+      if (offset < 0) {
+        std::fill(to, to + features, T(0));
+      } else if (contiguous) {
+        const T* from = lhs.data<T>() + base + offset;
+        std::copy(from, from + features, to);
+      } else {
         for (int64_t c = 0; c < features; ++c)
-          row[k * features + c] = readAs<T>(lhs, base + offset + c * featureStride);
+          to[c] = readAs<T>(lhs, base + offset + c * featureStride);
       }
+    }
   }
-  return a;
 }
 
 // The kernel matrix of group `g`: rows (k..., c), columns o within the group.
@@ -231,60 +233,139 @@ template <typename T> std::vector<T> kernelMatrix(const ConvPlan& p, const Tenso
   return b;
 }
 
-template <typename T> void multiply(int64_t m, int64_t n, int64_t k, const T* a, const T* b, T* c) {
-  if (m == 0 || n == 0 || k == 0) // BLAS rejects zero leading dimensions; c stays zero
+// True when `dims` names 0, 1, ..., in that order: the tensor is row-major in that order.
+bool inOrder(std::initializer_list<const std::vector<int64_t>*> parts) {
+  int64_t next = 0;
+  for (const std::vector<int64_t>* part : parts)
+    for (int64_t d : *part)
+      if (d != next++)
+        return false;
+  return true;
+}
+
+template <typename T> bool holds(const Tensor& t) {
+  return (std::is_same_v<T, float> && t.elementType() == ElementType::F32) ||
+         (std::is_same_v<T, double> && t.elementType() == ElementType::F64);
+}
+
+// A matrix operand of the GEMM: its first element and leading dimension.
+template <typename T> struct MatrixRef {
+  T* data;
+  int64_t ld;
+};
+
+// c = a * b for row-major m x k and k x n matrices. Integers accumulate into `c`, which the
+// caller has cleared, with wrap-around.
+template <typename T>
+void multiply(int64_t m, int64_t n, int64_t k, MatrixRef<const T> a, MatrixRef<const T> b,
+              MatrixRef<T> c) {
+  if (m == 0 || n == 0 || k == 0) // BLAS rejects zero leading dimensions
     return;
   if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a.data, a.ld, b.data,
+                b.ld, 0.0f, c.data, c.ld);
   else if constexpr (std::is_same_v<T, double>)
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, k, b, n, 0.0, c, n);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a.data, a.ld, b.data, b.ld,
+                0.0, c.data, c.ld);
   else
     for (int64_t i = 0; i < m; ++i)
       for (int64_t x = 0; x < k; ++x) {
-        auto av = static_cast<uint64_t>(a[i * k + x]);
+        auto av = static_cast<uint64_t>(a.data[i * a.ld + x]);
         for (int64_t j = 0; j < n; ++j) // wrap-around without signed-overflow UB
-          c[i * n + j] = static_cast<T>(static_cast<uint64_t>(c[i * n + j]) +
-                                        av * static_cast<uint64_t>(b[x * n + j]));
+          c.data[i * c.ld + j] = static_cast<T>(static_cast<uint64_t>(c.data[i * c.ld + j]) +
+                                                av * static_cast<uint64_t>(b.data[x * b.ld + j]));
       }
 }
+
+// Copies GEMM rows [r0, r1) of group `g` from `c` (row-major, one column per output feature of
+// the group) to their places in `out`, rounding to its element type.
+template <typename T>
+void scatterRows(const ConvPlan& p, const std::vector<int64_t>& outSpatialOffset, int64_t g,
+                 int64_t r0, int64_t r1, const T* c, Tensor& out) {
+  std::vector<int64_t> os = out.strides();
+  int64_t featureStride = os[p.dims.outputFeature];
+  for (int64_t r = r0; r < r1; ++r) {
+    int64_t n = r / p.outVolume, y = r % p.outVolume;
+    int64_t base = n * os[p.dims.outputBatch] + outSpatialOffset[static_cast<size_t>(y)] +
+                   g * p.groupOutFeatures * featureStride;
+    const T* from = c + (r - r0) * p.groupOutFeatures;
+    for (int64_t o = 0; o < p.groupOutFeatures; ++o) {
+      int64_t to = base + o * featureStride;
+      if constexpr (std::is_same_v<T, float>)
+        out.data<float>()[to] = from[o]; // only used when the result is f32
+      else if constexpr (std::is_same_v<T, double>)
+        out.setFloat(to, from[o]);
+      else
+        out.setInt(to, from[o]);
+    }
+  }
+}
+
+// The im2col matrix is filled and multiplied a chunk of rows at a time: the chunk stays in cache
+// while the GEMM reads it, and a large convolution never holds its whole im2col matrix.
+constexpr int64_t kChunkBytes = int64_t{2} << 20;
+constexpr int64_t kMinChunkRows = 256;
 
 template <typename T>
 void convolve(const ConvPlan& p, const Tensor& lhs, const Tensor& rhs, Tensor& out) {
   std::vector<int64_t> offsets = spatialOffsets(p, lhs);
+  const auto& d = p.dims;
   std::vector<int64_t> os = out.strides();
   std::vector<int64_t> outSpatialOffset;
   forEachIndex(p.outSpatial, [&](std::span<const int64_t> y, int64_t) {
     int64_t offset = 0;
-    for (size_t d = 0; d < y.size(); ++d)
-      offset += y[d] * os[p.dims.outputSpatial[d]];
+    for (size_t i = 0; i < y.size(); ++i)
+      offset += y[i] * os[d.outputSpatial[i]];
     outSpatialOffset.push_back(offset);
   });
+  std::vector<int64_t> batchDim = {d.outputBatch}, featureDim = {d.outputFeature};
+  std::vector<int64_t> inDim = {d.kernelInputFeature}, outDim = {d.kernelOutputFeature};
+  // Results go straight into `out` when its rows (n, y...) are contiguous with features
+  // innermost ([b, 0, 1, f]); the kernel is read in place when it is [0, 1, i, o], unreversed.
+  bool directOut = holds<T>(out) && inOrder({&batchDim, &d.outputSpatial, &featureDim});
+  bool directKernel =
+      holds<T>(rhs) && inOrder({&d.kernelSpatial, &inDim, &outDim}) &&
+      std::all_of(p.reversal.begin(), p.reversal.end(), [](int64_t r) { return r == 0; });
   int64_t rows = p.outBatch * p.outVolume, cols = p.kernelInFeatures * p.kernelVolume;
+  int64_t rowBytes = std::max<int64_t>(1, cols * static_cast<int64_t>(sizeof(T)));
+  int64_t chunkRows =
+      std::min(std::max(kMinChunkRows, kChunkBytes / rowBytes), std::max<int64_t>(1, rows));
+  std::vector<T> a(static_cast<size_t>(chunkRows * cols));
+  std::vector<T> scratch;
+  if (!directOut)
+    scratch.resize(static_cast<size_t>(chunkRows * p.groupOutFeatures));
+  if (directOut && cols == 0)
+    std::fill(out.data<T>(), out.data<T>() + out.numElements(), T(0));
   for (int64_t g = 0; g < p.groups; ++g) {
-    std::vector<T> a = im2col<T>(p, lhs, offsets, g);
-    std::vector<T> b = kernelMatrix<T>(p, rhs, g);
-    std::vector<T> c(static_cast<size_t>(rows * p.groupOutFeatures), T(0));
-    multiply<T>(rows, p.groupOutFeatures, cols, a.data(), b.data(), c.data());
-    for (int64_t n = 0; n < p.outBatch; ++n)
-      for (int64_t y = 0; y < p.outVolume; ++y)
-        for (int64_t o = 0; o < p.groupOutFeatures; ++o) {
-          int64_t to = n * os[p.dims.outputBatch] + outSpatialOffset[static_cast<size_t>(y)] +
-                       (g * p.groupOutFeatures + o) * os[p.dims.outputFeature];
-          T v = c[static_cast<size_t>((n * p.outVolume + y) * p.groupOutFeatures + o)];
-          if constexpr (std::is_same_v<T, float>)
-            out.data<float>()[to] = v; // only used when the result is f32
-          else if constexpr (std::is_same_v<T, double>)
-            out.setFloat(to, v);
-          else
-            out.setInt(to, v);
-        }
+    std::vector<T> packedKernel;
+    MatrixRef<const T> b{nullptr, p.groupOutFeatures};
+    if (directKernel) {
+      b = {rhs.data<T>() + g * p.groupOutFeatures, p.outFeatures};
+    } else {
+      packedKernel = kernelMatrix<T>(p, rhs, g);
+      b.data = packedKernel.data();
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += chunkRows) {
+      int64_t r1 = std::min(rows, r0 + chunkRows);
+      im2colRows<T>(p, lhs, offsets, g, r0, r1, a.data());
+      if (directOut) {
+        T* c = out.data<T>() + r0 * p.outFeatures + g * p.groupOutFeatures;
+        multiply<T>(r1 - r0, p.groupOutFeatures, cols, {a.data(), cols}, b, {c, p.outFeatures});
+        continue;
+      }
+      if constexpr (std::is_integral_v<T>)
+        std::fill(scratch.begin(), scratch.end(), T(0));
+      multiply<T>(r1 - r0, p.groupOutFeatures, cols, {a.data(), cols}, b,
+                  {scratch.data(), p.groupOutFeatures});
+      scatterRows(p, outSpatialOffset, g, r0, r1, scratch.data(), out);
+    }
   }
 }
 
 bool convolution(KernelContext& ctx) {
   if (!ctx.expectOperands(ctx.op.is("stablehlo.dynamic_conv") ? 3 : 2))
     return false;
-  std::optional<Tensor> out = ctx.makeResult(0);
+  std::optional<Tensor> out = ctx.makeResult(0, ResultFill::None); // `convolve` writes it all
   if (!out)
     return false;
   const Tensor& lhs = ctx.operands[0];

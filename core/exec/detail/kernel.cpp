@@ -21,7 +21,7 @@ bool KernelContext::expectOperands(size_t n) const {
               std::to_string(operands.size()));
 }
 
-std::optional<Tensor> KernelContext::makeResult(unsigned i) const {
+std::optional<Tensor> KernelContext::makeResult(unsigned i, ResultFill fill) const {
   ir::Type type = op.result(i)->type();
   // Quantized values are held in their storage type (or, while a quantized op runs on
   // dequantized values, in the expressed type).
@@ -32,7 +32,10 @@ std::optional<Tensor> KernelContext::makeResult(unsigned i) const {
     fail("unsupported result type " + type.str());
     return std::nullopt;
   }
-  return Tensor(type.elementType(), {type.shape().begin(), type.shape().end()});
+  std::vector<int64_t> shape(type.shape().begin(), type.shape().end());
+  if (fill == ResultFill::None)
+    return Tensor::uninitialized(type.elementType(), std::move(shape));
+  return Tensor(type.elementType(), std::move(shape));
 }
 
 namespace {
@@ -131,6 +134,52 @@ void copyElement(const Tensor& src, int64_t from, Tensor& dst, int64_t to) {
   size_t width = Tensor::elementBytes(src.elementType());
   std::memcpy(dst.bytes().data() + static_cast<size_t>(to) * width,
               src.bytes().data() + static_cast<size_t>(from) * width, width);
+}
+
+void copyBox(const Tensor& src, const BoxPlace& from, Tensor& dst, const BoxPlace& to,
+             std::span<const int64_t> shape) {
+  if (std::any_of(shape.begin(), shape.end(), [](int64_t n) { return n == 0; }))
+    return;
+  const size_t width = Tensor::elementBytes(src.elementType());
+  const uint8_t* in = src.bytes().data();
+  uint8_t* out = dst.bytes().data(); // one copy-on-write check for the whole box
+  const size_t rank = shape.size();
+  if (rank == 0) {
+    std::memcpy(out + static_cast<size_t>(to.base) * width,
+                in + static_cast<size_t>(from.base) * width, width);
+    return;
+  }
+  const int64_t run = shape[rank - 1];
+  const int64_t inStep = from.strides[rank - 1], outStep = to.strides[rank - 1];
+  const bool block = inStep == 1 && outStep == 1;
+  // An odometer over the outer dimensions; each position copies one innermost run.
+  std::vector<int64_t> index(rank - 1, 0);
+  int64_t inAt = from.base, outAt = to.base;
+  while (true) {
+    if (block) {
+      std::memcpy(out + static_cast<size_t>(outAt) * width, in + static_cast<size_t>(inAt) * width,
+                  static_cast<size_t>(run) * width);
+    } else {
+      for (int64_t i = 0; i < run; ++i)
+        std::memcpy(out + static_cast<size_t>(outAt + i * outStep) * width,
+                    in + static_cast<size_t>(inAt + i * inStep) * width, width);
+    }
+    size_t d = rank - 1;
+    while (d > 0) {
+      --d;
+      inAt += from.strides[d];
+      outAt += to.strides[d];
+      if (++index[d] < shape[d])
+        break;
+      inAt -= from.strides[d] * shape[d];
+      outAt -= to.strides[d] * shape[d];
+      index[d] = 0;
+      if (d == 0)
+        return;
+    }
+    if (rank == 1)
+      return;
+  }
 }
 
 std::optional<DotDims> dotDims(const ir::Operation& op) {

@@ -28,6 +28,9 @@ public:
                                                        std::vector<Tensor> args) = 0;
 };
 
+/// Whether `KernelContext::makeResult` clears the buffer it allocates.
+enum class ResultFill { Zero, None };
+
 /// Everything one kernel invocation sees.
 struct KernelContext {
   const ir::Operation& op;
@@ -48,9 +51,10 @@ struct KernelContext {
   bool expectOperands(size_t n) const;
   /// Reports `message` at the op's location and returns false.
   bool fail(const std::string& message) const;
-  /// A zero tensor shaped like result `i`'s static type; nothing after reporting when the type is
-  /// not a static tensor of a supported element type.
-  std::optional<Tensor> makeResult(unsigned i) const;
+  /// A tensor shaped like result `i`'s static type, zero-filled unless `fill` is
+  /// `ResultFill::None` (for kernels that write every element); nothing after reporting when the
+  /// type is not a static tensor of a supported element type.
+  std::optional<Tensor> makeResult(unsigned i, ResultFill fill = ResultFill::Zero) const;
 };
 
 /// A kernel: returns false after reporting to `ctx.sink`.
@@ -122,20 +126,33 @@ template <typename Fn> void forEachIndex(std::span<const int64_t> shape, Fn&& fn
 /// Reports unless `x` and `out` have the same element type.
 bool sameElement(KernelContext& ctx, const Tensor& x, const Tensor& out);
 /// broadcast_in_dim: operand dimension d goes to result dimension `dims[d]`.
-bool broadcastInto(KernelContext& ctx, const Tensor& x, std::span<const int64_t> dims,
-                   Tensor& out);
+bool broadcastInto(KernelContext& ctx, const Tensor& x, std::span<const int64_t> dims, Tensor& out);
 /// slice: `out` takes every `steps[d]`-th element from `start[d]` on.
 bool sliceInto(KernelContext& ctx, const Tensor& x, std::span<const int64_t> start,
                std::span<const int64_t> steps, Tensor& out);
 /// pad: `x` placed at `low[d]` with `interior[d]` padding between elements, `value` elsewhere
 /// (negative `low` and high padding cut `x`).
-bool padInto(KernelContext& ctx, const Tensor& x, const Tensor& value,
-             std::span<const int64_t> low, std::span<const int64_t> interior, Tensor& out);
+bool padInto(KernelContext& ctx, const Tensor& x, const Tensor& value, std::span<const int64_t> low,
+             std::span<const int64_t> interior, Tensor& out);
 /// iota: every element is its index along `dim`. Precondition: `dim` is a dimension of `out`.
 void fillIota(Tensor& out, int64_t dim);
 
 /// Copies element `from` of `src` into element `to` of `dst` (same element type, byte copy).
 void copyElement(const Tensor& src, int64_t from, Tensor& dst, int64_t to);
+
+/// Where a box of elements sits in a tensor: the element offset of its first element and, per
+/// dimension, the element step between neighbours.
+struct BoxPlace {
+  int64_t base = 0;
+  std::vector<int64_t> strides;
+};
+
+/// Copies a box of `shape` elements: for every index `i` of `shape`, the element of `src` at
+/// `from.base + i·from.strides` to the element of `dst` at `to.base + i·to.strides` (same element
+/// type, byte copies). Innermost runs contiguous on both sides are copied as one block.
+/// Precondition: every such element is in bounds.
+void copyBox(const Tensor& src, const BoxPlace& from, Tensor& dst, const BoxPlace& to,
+             std::span<const int64_t> shape);
 
 /// A rank-0 tensor holding element `i` of `t`.
 Tensor scalarOf(const Tensor& t, int64_t i);

@@ -206,7 +206,9 @@ template <typename T> T readAs(const Tensor& t, int64_t i) {
 }
 
 template <typename T> void gemm(const DotPlan& p, const T* a, const T* b, T* c) {
-  // BLAS rejects leading dimensions of 0; an empty contraction leaves the zero-filled result.
+  // BLAS rejects leading dimensions of 0; an empty contraction gives zeros.
+  if (p.k == 0)
+    std::fill(c, c + p.batch * p.m * p.n, T(0));
   if (p.m == 0 || p.n == 0 || p.k == 0)
     return;
   auto transA = p.lhsTransposed ? CblasTrans : CblasNoTrans;
@@ -280,7 +282,8 @@ bool validDot(KernelContext& ctx, const Tensor& lhs, const Tensor& rhs, const Do
 }
 
 bool dotGeneral(KernelContext& ctx) {
-  std::optional<Tensor> out = ctx.makeResult(0);
+  // Every path below writes every element (an empty contraction clears the BLAS result).
+  std::optional<Tensor> out = ctx.makeResult(0, ResultFill::None);
   if (!out)
     return false;
   std::optional<DotDims> dims = dotDims(ctx.op);

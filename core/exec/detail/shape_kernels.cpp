@@ -3,6 +3,7 @@
 #include "core/exec/detail/kernel.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace shardscope::exec::detail {
 
@@ -182,6 +183,32 @@ bool reverse(KernelContext& ctx) {
   return true;
 }
 
+// Sets every element of `out` to the scalar `value` (same element type), doubling the filled
+// prefix with each copy.
+void fillWith(const Tensor& value, Tensor& out) {
+  std::span<uint8_t> bytes = out.bytes();
+  const size_t width = Tensor::elementBytes(value.elementType());
+  if (bytes.size() < width)
+    return;
+  std::memcpy(bytes.data(), value.bytes().data(), width);
+  for (size_t filled = width; filled < bytes.size();) {
+    size_t n = std::min(filled, bytes.size() - filled);
+    std::memcpy(bytes.data() + filled, bytes.data(), n);
+    filled += n;
+  }
+}
+
+// The box of `x` that starts at index `start` and steps `steps` (1 where empty) per dimension.
+BoxPlace boxAt(const Tensor& x, std::span<const int64_t> start, std::span<const int64_t> steps) {
+  BoxPlace box{0, x.strides()};
+  for (size_t d = 0; d < start.size(); ++d) {
+    box.base += start[d] * box.strides[d];
+    if (!steps.empty())
+      box.strides[d] *= steps[d];
+  }
+  return box;
+}
+
 // Start indices of dynamic_slice / dynamic_update_slice, clamped so the window stays in bounds
 // as StableHLO specifies.
 std::vector<int64_t> clampedStarts(std::span<const Tensor> starts, std::span<const int64_t> shape,
@@ -207,13 +234,7 @@ bool dynamicSlice(KernelContext& ctx) {
     if (out->shape()[d] > x.shape()[d])
       return ctx.fail("slice " + out->type().str() + " is larger than " + x.type().str());
   std::vector<int64_t> start = clampedStarts(ctx.operands.subspan(1), x.shape(), out->shape());
-  std::vector<int64_t> strides = x.strides();
-  forEachIndex(out->shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t from = 0;
-    for (size_t d = 0; d < index.size(); ++d)
-      from += (start[d] + index[d]) * strides[d];
-    copyElement(x, from, *out, linear);
-  });
+  copyBox(x, boxAt(x, start, {}), *out, {0, out->strides()}, out->shape());
   ctx.results.push_back(std::move(*out));
   return true;
 }
@@ -232,13 +253,7 @@ bool dynamicUpdateSlice(KernelContext& ctx) {
     return ctx.fail("update " + update.type().str() + " does not fit " + x.type().str());
   Tensor out = x;
   std::vector<int64_t> start = clampedStarts(ctx.operands.subspan(2), x.shape(), update.shape());
-  std::vector<int64_t> strides = x.strides();
-  forEachIndex(update.shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t to = 0;
-    for (size_t d = 0; d < index.size(); ++d)
-      to += (start[d] + index[d]) * strides[d];
-    copyElement(update, linear, out, to);
-  });
+  copyBox(update, {0, update.strides()}, out, boxAt(x, start, {}), update.shape());
   ctx.results.push_back(std::move(out));
   return true;
 }
@@ -282,35 +297,34 @@ bool sliceInto(KernelContext& ctx, const Tensor& x, std::span<const int64_t> sta
         (out.shape()[d] > 0 && start[d] + (out.shape()[d] - 1) * steps[d] >= x.shape()[d]))
       return ctx.fail("slice of dimension " + std::to_string(d) + " is out of bounds");
   }
-  std::vector<int64_t> strides = x.strides();
-  forEachIndex(out.shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t from = 0;
-    for (size_t d = 0; d < index.size(); ++d)
-      from += (start[d] + index[d] * steps[d]) * strides[d];
-    copyElement(x, from, out, linear);
-  });
+  copyBox(x, boxAt(x, start, steps), out, {0, out.strides()}, out.shape());
   return true;
 }
 
-bool padInto(KernelContext& ctx, const Tensor& x, const Tensor& value,
-             std::span<const int64_t> low, std::span<const int64_t> interior, Tensor& out) {
+bool padInto(KernelContext& ctx, const Tensor& x, const Tensor& value, std::span<const int64_t> low,
+             std::span<const int64_t> interior, Tensor& out) {
   if (!sameRank(ctx, x, out) || !sameElement(ctx, value, out))
     return false;
   if (value.numElements() != 1)
     return ctx.fail("the padding value must be a scalar");
-  for (int64_t i = 0; i < out.numElements(); ++i)
-    copyElement(value, 0, out, i);
-  std::vector<int64_t> outStrides = out.strides();
-  forEachIndex(x.shape(), [&](std::span<const int64_t> index, int64_t linear) {
-    int64_t to = 0;
-    for (size_t d = 0; d < index.size(); ++d) {
-      int64_t pos = low[d] + index[d] * (interior[d] + 1);
-      if (pos < 0 || pos >= out.shape()[d])
-        return; // cut away by negative edge padding
-      to += pos * outStrides[d];
-    }
-    copyElement(x, linear, out, to);
-  });
+  fillWith(value, out);
+  // The operand elements that land inside the result (negative edge padding cuts some away)
+  // form a box: along dimension d, indices [first, last) with positions low + i·(interior + 1).
+  std::vector<int64_t> xStrides = x.strides(), outStrides = out.strides();
+  std::vector<int64_t> first(x.shape().size()), count(x.shape().size());
+  BoxPlace from{0, xStrides}, to{0, outStrides};
+  for (size_t d = 0; d < first.size(); ++d) {
+    int64_t step = interior[d] + 1;
+    // Smallest i with low + i·step >= 0, and one past the largest with low + i·step < size.
+    int64_t lo = low[d] >= 0 ? 0 : (-low[d] + step - 1) / step;
+    int64_t hi = out.shape()[d] - low[d] <= 0 ? 0 : (out.shape()[d] - low[d] - 1) / step + 1;
+    hi = std::min(hi, x.shape()[d]);
+    count[d] = std::max<int64_t>(0, hi - lo);
+    from.base += lo * xStrides[d];
+    to.base += (low[d] + lo * step) * outStrides[d];
+    to.strides[d] = step * outStrides[d];
+  }
+  copyBox(x, from, out, to, count);
   return true;
 }
 

@@ -132,9 +132,9 @@ std::string program(const ConvCase& c, const std::string& e) {
          ", " + rhs + ") -> " + out + "\n  return %r : " + out + "\n}\n";
 }
 
-// Element `logical` (in layout order) of a rank-4 tensor stored with `layout`.
-double at(const Tensor& t, const Layout& layout, std::array<int64_t, 4> logical) {
-  std::vector<int64_t> strides = t.strides();
+// Element `logical` (in layout order) of a rank-4 tensor stored with `layout` and `strides`.
+double at(const Tensor& t, const std::vector<int64_t>& strides, const Layout& layout,
+          std::array<int64_t, 4> logical) {
   int64_t linear = 0;
   for (int k = 0; k < 4; ++k)
     linear += logical[k] * strides[layout[k]];
@@ -151,6 +151,7 @@ Tensor naive(const ConvCase& c, const Tensor& lhs, const Tensor& rhs, ElementTyp
   int64_t kernelIn = c.inFeatures / c.featureGroups;
   int64_t outBatch = c.batch / c.batchGroups;
   std::vector<int64_t> strides = out.strides();
+  std::vector<int64_t> lhsStrides = lhs.strides(), rhsStrides = rhs.strides();
   for (int64_t n = 0; n < outBatch; ++n)
     for (int64_t f = 0; f < c.outFeatures; ++f)
       for (int64_t y0 = 0; y0 < o[0]; ++y0)
@@ -174,9 +175,9 @@ Tensor naive(const ConvCase& c, const Tensor& lhs, const Tensor& rhs, ElementTyp
                 int64_t r0 = c.reverse[0] ? c.kernel[0] - 1 - k0 : k0;
                 int64_t r1 = c.reverse[1] ? c.kernel[1] - 1 - k1 : k1;
                 acc +=
-                    at(lhs, c.lhsLayout,
+                    at(lhs, lhsStrides, c.lhsLayout,
                        {batchGroup * outBatch + n, featureGroup * kernelIn + i, src[0], src[1]}) *
-                    at(rhs, c.rhsLayout, {i, f, r0, r1});
+                    at(rhs, rhsStrides, c.rhsLayout, {i, f, r0, r1});
               }
           std::array<int64_t, 4> logical = {n, f, y0, y1};
           int64_t linear = 0;
@@ -314,6 +315,63 @@ const ConvCase kCases[] = {
      {false, false}},
 };
 
+// Cases large enough that the im2col matrix is built and multiplied in several chunks of rows.
+// Their sums reach a few thousand: exact in every tested type but ui8.
+const ConvCase kLargeCases[] = {
+    // 3 x 18 x 18 = 972 rows of 3 x 3 x 64 columns: the im2col matrix is built and multiplied
+    // in several row chunks (a 2 MB chunk holds 910 f32 rows, 455 f64 rows), the last partial.
+    {"RowsAcrossChunks",
+     kNhwc,
+     kHwio,
+     kNhwc,
+     3,
+     64,
+     2,
+     {18, 18},
+     {3, 3},
+     {1, 1},
+     {1, 1},
+     {1, 1},
+     {1, 1},
+     {1, 1},
+     {false, false}},
+    // Two feature groups read in place from an HWIO kernel and written in place into an NHWC
+    // result, each group at its own column offset, across chunks.
+    {"FeatureGroupsAcrossChunks",
+     kNhwc,
+     kHwio,
+     kNhwc,
+     2,
+     128,
+     4,
+     {20, 20},
+     {3, 3},
+     {1, 1},
+     {0, 0},
+     {1, 0},
+     {1, 1},
+     {1, 1},
+     {false, false},
+     2,
+     1},
+    // An NCHW result is not row-major in (n, y, f): chunks go through a scratch and are scattered.
+    {"ChannelsFirstResultAcrossChunks",
+     kNhwc,
+     kHwio,
+     {0, 1, 2, 3},
+     2,
+     64,
+     2,
+     {22, 22},
+     {3, 3},
+     {1, 1},
+     {0, 0},
+     {0, 0},
+     {1, 1},
+     {1, 1},
+     {false, false}},
+};
+
 class ConvolutionMatchesNaiveTest
     : public ::testing::TestWithParam<std::tuple<ConvCase, ElementType>> {};
 
@@ -333,6 +391,15 @@ INSTANTIATE_TEST_SUITE_P(Cases, ConvolutionMatchesNaiveTest,
                                             ::testing::Values(ElementType::F32, ElementType::F64,
                                                               ElementType::F16, ElementType::BF16,
                                                               ElementType::I32, ElementType::UI8)),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param).name) + "_" +
+                                  std::string(ir::elementTypeName(std::get<1>(info.param)));
+                         });
+
+INSTANTIATE_TEST_SUITE_P(Large, ConvolutionMatchesNaiveTest,
+                         ::testing::Combine(::testing::ValuesIn(kLargeCases),
+                                            ::testing::Values(ElementType::F32, ElementType::F64,
+                                                              ElementType::BF16, ElementType::I32)),
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param).name) + "_" +
                                   std::string(ir::elementTypeName(std::get<1>(info.param)));
