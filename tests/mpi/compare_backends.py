@@ -3,14 +3,17 @@
 checks that both agree bit for bit: the same exit status, the same result files (byte for byte)
 and the same printed results and reference summary.
 
-  compare_backends.py --cli CLI --mpirun MPIRUN --np N [--conformance DIR] [FILE[:FUNCTION] ...]
+  compare_backends.py --cli CLI --mpirun MPIRUN --np N [--mpirun-arg ARG ...]
+                      [--expect-devices-per-rank K] [--conformance DIR] [FILE[:FUNCTION] ...]
 
 Programs: each FILE (every public function when no FUNCTION is given) and, with --conformance,
 the `part1.mlir` section of every `executable_*/*.mlir` test of Shardy's export tests (the
 sharded programs those tests lower with -sdy-convert-global-to-local; we run them through the
 per-device stage, which is the same lowering, on random inputs with the reference check).
 A mesh whose size does not divide over N ranks runs with --devices-per-rank 1 (some ranks then
-hold no device). Exits 1 on any disagreement.
+hold no device). `--mpirun-arg=ARG` passes ARG to mpirun (`--mpirun-arg=--hostfile --mpirun-arg=FILE`);
+`--expect-devices-per-rank K` also checks the printed device -> rank map: rank r on its host
+holds devices rK .. rK+K-1. Exits 1 on any disagreement.
 """
 import argparse
 import os
@@ -68,13 +71,30 @@ def run(cmd, timeout):
     return p, time.time() - t0
 
 
+MAP_LINE = re.compile(r"^  rank (\d+) on (\S+): devices (\d+)-(\d+) \(local index 0-(\d+)\)$", re.M)
+
+
+def map_problems(stdout, ranks, per_rank):
+    # Each rank names its host and holds the next per_rank devices.
+    found = {int(m.group(1)): m for m in MAP_LINE.finditer(stdout)}
+    problems = []
+    if sorted(found) != list(range(ranks)):
+        return [f"the device -> rank map lists ranks {sorted(found)}, not 0-{ranks - 1}:\n{stdout}"]
+    for r, m in found.items():
+        first, last, local = int(m.group(3)), int(m.group(4)), int(m.group(5))
+        if (first, last, local) != (r * per_rank, r * per_rank + per_rank - 1, per_rank - 1):
+            problems.append(f"rank {r} holds devices {first}-{last}, expected "
+                            f"{r * per_rank}-{r * per_rank + per_rank - 1}")
+    return problems
+
+
 def compare(args, program, function, workdir, label):
     local_dir = workdir / "local"
     mpi_dir = workdir / "mpi"
     common = [program, "--function", function, "--inputs", "random:11", "--check-reference"]
     local, _ = run([args.cli, "run", *common, "--output-dir", str(local_dir)], 120)
-    mpi_cmd = [args.mpirun, "--oversubscribe", "-np", str(args.np), args.cli, "run", *common,
-               "--backend", "mpi", "--output-dir", str(mpi_dir)]
+    mpi_cmd = [args.mpirun, "--oversubscribe", *args.mpirun_arg, "-np", str(args.np), args.cli,
+               "run", *common, "--backend", "mpi", "--output-dir", str(mpi_dir)]
     mpi, seconds = run(mpi_cmd, 120)
     if mpi.returncode != 0 and "do not divide" in mpi.stderr:
         mpi, seconds = run(mpi_cmd + ["--devices-per-rank", "1"], 120)
@@ -95,6 +115,8 @@ def compare(args, program, function, workdir, label):
     for name in local_files:
         if name in mpi_files and (local_dir / name).read_bytes() != (mpi_dir / name).read_bytes():
             problems.append(f"{name} differs")
+    if args.expect_devices_per_rank and mpi.returncode == 0:
+        problems += map_problems(mpi.stdout, args.np, args.expect_devices_per_rank)
     status = "ok" if not problems else "MISMATCH"
     ran = "ran" if local.returncode == 0 else f"both exit {local.returncode}"
     print(f"{status:8} {label} @{function} ({ran}, {len(local_files)} results, mpi {seconds:.1f} s)",
@@ -109,6 +131,8 @@ def main():
     ap.add_argument("--cli", required=True)
     ap.add_argument("--mpirun", default="mpirun")
     ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--mpirun-arg", action="append", default=[])
+    ap.add_argument("--expect-devices-per-rank", type=int)
     ap.add_argument("--conformance")
     ap.add_argument("programs", nargs="*")
     args = ap.parse_args()

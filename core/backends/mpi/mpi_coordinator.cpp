@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 
@@ -12,7 +13,14 @@ namespace shardscope::backends::mpi {
 
 namespace {
 
-enum Kind : uint8_t { Step = 1, FetchValue = 2, FetchResults = 3, End = 4, Session = 10, Quit = 11 };
+enum Kind : uint8_t {
+  Step = 1,
+  FetchValue = 2,
+  FetchResults = 3,
+  End = 4,
+  Session = 10,
+  Quit = 11
+};
 
 bool g_failedTogether = false;
 
@@ -38,6 +46,25 @@ std::string range(int64_t first, int64_t last) {
   return "devices " + std::to_string(first) + "-" + std::to_string(last);
 }
 
+// Every rank's host (`MPI_Get_processor_name`), indexed by rank. Collective over the world.
+std::vector<std::string> gatherHostNames(MpiWorld& world) {
+  char mine[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(mine, &length);
+  std::vector<char> all(static_cast<size_t>(MPI_MAX_PROCESSOR_NAME) *
+                        static_cast<size_t>(world.size()));
+  std::vector<MPI_Request> request(1);
+  MPI_Iallgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                 MPI_CHAR, world.control(), &request[0]);
+  world.waitAll(request, "gathering the host name of every rank");
+  std::vector<std::string> hosts;
+  for (int r = 0; r < world.size(); ++r) {
+    const char* name = all.data() + static_cast<size_t>(r) * MPI_MAX_PROCESSOR_NAME;
+    hosts.emplace_back(name, strnlen(name, MPI_MAX_PROCESSOR_NAME));
+  }
+  return hosts;
+}
+
 } // namespace
 
 bool MpiCoordinator::failedTogether() { return g_failedTogether; }
@@ -48,14 +75,12 @@ MpiCoordinator::create(MpiWorld& world, int64_t numDevices, const MpiRunOptions&
                        std::string& error) {
   g_failedTogether = false;
   std::vector<std::pair<std::string, std::string>> parts = fingerprint;
-  parts.push_back({"placement", std::to_string(numDevices) + "/" +
-                                    std::to_string(options.devicesPerRank) + "/" +
-                                    std::to_string(options.crashRank) + ":" +
-                                    std::to_string(options.crashStep) + "/" +
-                                    std::to_string(options.failRank) + ":" +
-                                    std::to_string(options.failStep) + "/" +
-                                    std::to_string(options.hangRank) + ":" +
-                                    std::to_string(options.hangStep)});
+  parts.push_back(
+      {"placement", std::to_string(numDevices) + "/" + std::to_string(options.devicesPerRank) +
+                        "/" + std::to_string(options.crashRank) + ":" +
+                        std::to_string(options.crashStep) + "/" + std::to_string(options.failRank) +
+                        ":" + std::to_string(options.failStep) + "/" +
+                        std::to_string(options.hangRank) + ":" + std::to_string(options.hangStep)});
   std::vector<uint64_t> mine;
   for (const auto& [what, content] : parts)
     mine.push_back(detail::fnv1a(what + '\0' + content));
@@ -84,11 +109,14 @@ MpiCoordinator::create(MpiWorld& world, int64_t numDevices, const MpiRunOptions&
     g_failedTogether = true; // every rank computed the same from the same inputs
     return nullptr;
   }
-  return std::unique_ptr<MpiCoordinator>(new MpiCoordinator(world, *placement, options));
+  std::vector<std::string> hosts = gatherHostNames(world);
+  return std::unique_ptr<MpiCoordinator>(
+      new MpiCoordinator(world, *placement, options, std::move(hosts)));
 }
 
-MpiCoordinator::MpiCoordinator(MpiWorld& world, DevicePlacement placement, MpiRunOptions options)
-    : m_world(world), m_comm(world, placement), m_options(options) {
+MpiCoordinator::MpiCoordinator(MpiWorld& world, DevicePlacement placement, MpiRunOptions options,
+                               std::vector<std::string> hosts)
+    : m_world(world), m_comm(world, placement), m_options(options), m_hosts(std::move(hosts)) {
   MPI_Comm_dup(world.control(), &m_exchangeComm);
 }
 
@@ -107,11 +135,10 @@ std::string MpiCoordinator::deviceMap() const {
   for (int r = 0; r < m_world.size(); ++r) {
     int64_t first = r * p.devicesPerRank;
     int64_t last = std::min(p.numDevices, first + p.devicesPerRank) - 1;
-    out += "  rank " + std::to_string(r) + ": " +
+    out += "  rank " + std::to_string(r) + " on " + m_hosts[static_cast<size_t>(r)] + ": " +
            (first > last ? std::string("no devices")
                          : range(first, last) + " (local index " +
-                               (first == last ? "0" : "0-" + std::to_string(last - first)) +
-                               ")") +
+                               (first == last ? "0" : "0-" + std::to_string(last - first)) + ")") +
            "\n";
   }
   return out;
@@ -171,16 +198,17 @@ MpiCoordinator::exchange(std::vector<exec::DeviceSnapshot> local) {
     if (!reader.ok())
       m_world.fail("rank " + std::to_string(r) + " sent a truncated step exchange");
   }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.device < b.device; });
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a.device < b.device; });
   return out;
 }
 
 std::optional<exec::Tensor> MpiCoordinator::fetchValue(int64_t device, int64_t value) {
   int owner = placement().rankOf(device);
   sendControl(owner, FetchValue, device, value);
-  std::vector<uint8_t> reply = m_world.receive(owner, MpiWorld::kReplyTag,
-                                               "fetching a value of device " +
-                                                   std::to_string(device), /*deadline=*/true);
+  std::vector<uint8_t> reply =
+      m_world.receive(owner, MpiWorld::kReplyTag,
+                      "fetching a value of device " + std::to_string(device), /*deadline=*/true);
   detail::Reader reader(reply.data(), reply.size());
   if (reader.pod<uint8_t>() == 0)
     return std::nullopt;
@@ -193,9 +221,9 @@ std::optional<exec::Tensor> MpiCoordinator::fetchValue(int64_t device, int64_t v
 std::vector<exec::Tensor> MpiCoordinator::fetchResults(int64_t device) {
   int owner = placement().rankOf(device);
   sendControl(owner, FetchResults, device, 0);
-  std::vector<uint8_t> reply = m_world.receive(owner, MpiWorld::kReplyTag,
-                                               "fetching the results of device " +
-                                                   std::to_string(device), /*deadline=*/true);
+  std::vector<uint8_t> reply = m_world.receive(
+      owner, MpiWorld::kReplyTag, "fetching the results of device " + std::to_string(device),
+      /*deadline=*/true);
   detail::Reader reader(reply.data(), reply.size());
   uint32_t count = reader.pod<uint32_t>();
   std::vector<exec::Tensor> out;
@@ -258,8 +286,8 @@ void MpiCoordinator::sendSession(MpiWorld& world, const std::optional<std::strin
     w.pod<int64_t>(0);
     if (payload)
       w.string(*payload);
-    world.send(r, MpiWorld::kControlTag, w.bytes(), "sending a session to rank " +
-                                                         std::to_string(r));
+    world.send(r, MpiWorld::kControlTag, w.bytes(),
+               "sending a session to rank " + std::to_string(r));
   }
 }
 
@@ -274,8 +302,7 @@ std::optional<std::string> MpiCoordinator::receiveSession(MpiWorld& world) {
     return std::nullopt;
   std::string payload = reader.string();
   if (kind != Session || !reader.ok())
-    world.fail("unexpected control message " + std::to_string(kind) +
-               " from rank 0 between runs");
+    world.fail("unexpected control message " + std::to_string(kind) + " from rank 0 between runs");
   return payload;
 }
 

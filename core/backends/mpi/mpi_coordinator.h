@@ -58,7 +58,8 @@ public:
   ~MpiCoordinator() override;
 
   const DevicePlacement& placement() const { return m_comm.placement(); }
-  /// The device -> rank map, one line per rank (`  rank 1: devices 2-3`).
+  /// The device -> rank map, one line per rank with the rank's host
+  /// (`  rank 1 on node-b: devices 2-3 (local index 0-1)`).
   std::string deviceMap() const;
 
   exec::Communicator& communicator() override { return m_comm; }
@@ -77,12 +78,14 @@ public:
   static std::optional<std::string> receiveSession(MpiWorld& world);
 
 private:
-  MpiCoordinator(MpiWorld& world, DevicePlacement placement, MpiRunOptions options);
+  MpiCoordinator(MpiWorld& world, DevicePlacement placement, MpiRunOptions options,
+                 std::vector<std::string> hosts);
   void sendControl(int dest, uint8_t kind, int64_t a, int64_t b);
 
   MpiWorld& m_world;
   MpiCommunicator m_comm;
   MpiRunOptions m_options;
+  std::vector<std::string> m_hosts; ///< by rank
   MPI_Comm m_exchangeComm = MPI_COMM_NULL;
   int64_t m_steps = 0;
 };
