@@ -1,6 +1,7 @@
 #include "core/verify/stablehlo_verifier.h"
 
 #include "core/verify/detail/op_context.h"
+#include "core/verify/detail/quant_rules.h"
 
 #include <limits>
 
@@ -23,6 +24,7 @@ const detail::RuleTable& rules() {
     detail::addLinalgRules(t);
     detail::addWindowRules(t);
     detail::addIoRules(t);
+    detail::addQuantRules(t);
     t.emplace("func.return", detail::OpRules{&detail::verifyFuncReturn, nullptr});
     return t;
   }();

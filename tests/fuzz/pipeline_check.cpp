@@ -38,6 +38,30 @@ std::string failedStep(const support::CollectingSink& sink, std::string_view tex
   return unlocatedError(sink, text, what);
 }
 
+bool hasManualComputation(const ir::Module& module) {
+  bool found = false;
+  module.op().walk(
+      [&](const ir::Operation& op) { found = found || op.is("sdy.manual_computation"); });
+  return found;
+}
+
+// The run's reference check (the one `run --check-reference` prints) found a value that differs
+// from the unsharded run: the pipeline broke the program's meaning. Devices of a manual
+// computation that disagree on a block its out_shardings call replicated are the program's own
+// doing (JAX's check_rep=False), not the pipeline's, and are no finding.
+std::string divergenceFinding(const session::Execution& execution, const ir::Module& written) {
+  bool manual = hasManualComputation(written);
+  for (const session::Divergence& d : execution.divergences()) {
+    if (d.kind == "replicas" && manual)
+      continue;
+    support::SourceLocation loc = d.op->loc();
+    return "the sharded run diverges from the reference run at " + std::to_string(loc.line) + ":" +
+           std::to_string(loc.column) + " ('" + std::string(d.op->name()) + "' result " +
+           std::to_string(d.result) + ", " + d.kind + "): " + d.message;
+  }
+  return {};
+}
+
 } // namespace
 
 std::string checkPipeline(std::string_view text, const PipelineLimits& limits) {
@@ -95,7 +119,9 @@ std::string checkPipeline(std::string_view text, const PipelineLimits& limits) {
            "' instead of finishing or failing";
   if (!execution->globalResults(error))
     return "the finished run has no global results: " + error;
-  return unlocatedError(sink, text, "run");
+  if (std::string failure = unlocatedError(sink, text, "run"); !failure.empty())
+    return failure;
+  return divergenceFinding(*execution, written);
 }
 
 } // namespace shardscope::fuzz

@@ -4,7 +4,8 @@
 // a few steps on every device either works or fails with an error located in the input, within
 // the resource limits. A crash, a sanitizer report, an uncaught exception or a hang is found by
 // libFuzzer itself; this check adds what only the engine can tell: a stage or run that fails
-// without saying why, or says it without a location in the input.
+// without saying why, or says it without a location in the input, and a sharded run whose
+// values differ from the unsharded reference run.
 
 #include <cstdint>
 #include <string>
@@ -22,7 +23,9 @@ struct PipelineLimits {
 
 /// Runs `text` through load (parse, import, verify), the resource-limit checks, every pipeline
 /// stage up to the per-device program, and a run of the default function with the reference
-/// check. Returns a description of the first broken promise, or an empty string.
+/// check. Returns a description of the first broken promise, or an empty string. A divergence
+/// the reference check reports is one, except devices of a manual computation disagreeing on a
+/// block it claims replicated (the program's own per-device code, not the pipeline, broke it).
 std::string checkPipeline(std::string_view text, const PipelineLimits& limits = {});
 
 } // namespace shardscope::fuzz

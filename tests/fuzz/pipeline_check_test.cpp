@@ -69,6 +69,44 @@ TEST(PipelineFuzzCheck, ValidProgramRunsThroughEveryStage) {
   EXPECT_EQ(checkPipeline(kMatmul), "");
 }
 
+// A shard_map that adds each device's partition id, checked against a reference twin that does
+// not: the sharded run cannot match, as a pipeline that broke the program's meaning would not.
+constexpr const char* kWrongReference = R"(sdy.mesh @mesh = <["i"=4]>
+func.func @main(%x: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  %r = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"i"}, {}]>] out_shardings=[<@mesh, [{"i"}, {}]>] manual_axes={"i"} (%b: tensor<2x2xi32>) {
+    %p = stablehlo.partition_id : tensor<ui32>
+    %q = stablehlo.convert %p : (tensor<ui32>) -> tensor<i32>
+    %s = stablehlo.broadcast_in_dim %q, dims = [] : (tensor<i32>) -> tensor<2x2xi32>
+    %y = stablehlo.add %b, %s : tensor<2x2xi32>
+    sdy.return %y : tensor<2x2xi32>
+  } : (tensor<8x2xi32>) -> tensor<8x2xi32>
+  return %r : tensor<8x2xi32>
+}
+func.func @main_reference(%x: tensor<8x2xi32>) -> tensor<8x2xi32> {
+  return %x : tensor<8x2xi32>
+}
+)";
+
+TEST(PipelineFuzzCheck, DivergenceFromTheReferenceIsAFinding) {
+  ASSERT_TRUE(loads(kWrongReference));
+  std::string finding = checkPipeline(kWrongReference);
+  EXPECT_NE(finding.find("diverges from the reference run"), std::string::npos) << finding;
+  // Located at the op whose value is compared: the function's return (line 10).
+  EXPECT_NE(finding.find(" at 10:3 ('func.return' result 0, reference)"), std::string::npos)
+      << finding;
+  // The same shard_map against a twin that adds the partition ids too is no finding.
+  std::string twin = kWrongReference;
+  size_t at = twin.find("  return %x : tensor<8x2xi32>\n}\n");
+  ASSERT_NE(at, std::string::npos);
+  twin.replace(at, std::string("  return %x : tensor<8x2xi32>\n}\n").size(),
+               "  %i = stablehlo.iota dim = 0 : tensor<8x2xi32>\n"
+               "  %c = stablehlo.constant dense<2> : tensor<8x2xi32>\n"
+               "  %d = stablehlo.divide %i, %c : tensor<8x2xi32>\n"
+               "  %y = stablehlo.add %x, %d : tensor<8x2xi32>\n"
+               "  return %y : tensor<8x2xi32>\n}\n");
+  EXPECT_EQ(checkPipeline(twin), "");
+}
+
 TEST(PipelineFuzzCheck, ProgramsBeyondTheLimitsAreLocatedErrors) {
   // 4 devices against a limit of 2; 8x16xf32 is 512 bytes against a limit of 100: both are
   // errors by design, reported at the mesh or the value, so the check passes.

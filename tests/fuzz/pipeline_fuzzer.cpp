@@ -1,8 +1,9 @@
 // libFuzzer target for everything after the parser: load (import, verifier) → resource limits →
 // propagation → explicit reshards and collectives → per-device program → a bounded run with the
-// reference check (see pipeline_check.h). Its custom mutator edits the structure of valid
-// modules (module_mutator.h): seeded with small valid programs, most mutants still parse and so
-// reach the later stages, which byte-level mutations rarely do. One input in eight gets
+// reference check, where a value that differs from the unsharded run is a finding (see
+// pipeline_check.h). Its custom mutator edits the structure of valid modules (module_mutator.h):
+// seeded with small valid programs, most mutants still parse and so reach the later stages,
+// which byte-level mutations rarely do. One input in eight gets
 // libFuzzer's own byte mutations instead, so the parser's corner cases stay reachable too.
 #include "tests/fuzz/module_mutator.h"
 #include "tests/fuzz/pipeline_check.h"

@@ -8,6 +8,7 @@
 
 #include "core/exec/detail/kernel.h"
 #include "core/exec/tensor.h"
+#include "core/ir/quant_type.h"
 #include "core/ir/type.h"
 
 #include <optional>
@@ -15,24 +16,8 @@
 
 namespace shardscope::exec::detail {
 
-/// A parsed uniform quantized tensor type.
-struct QuantType {
-  std::vector<int64_t> shape;
-  ir::ElementType storage = ir::ElementType::I8;
-  ir::ElementType expressed = ir::ElementType::F32;
-  int64_t axis = -1; ///< the quantized dimension, -1 for per-tensor parameters
-  std::vector<double> scales;
-  std::vector<int64_t> zeroPoints;
-  int64_t storageMin = 0, storageMax = 0;
-
-  /// The tensor type values of this type are held as (`tensor<shape x storage>`).
-  ir::Type storageType() const;
-  /// The tensor type of the dequantized values (`tensor<shape x expressed>`).
-  ir::Type expressedType() const;
-};
-
-/// Parses `type` as a uniform quantized tensor type; nothing for any other type.
-std::optional<QuantType> quantTypeOf(ir::Type type);
+using ir::QuantType;
+using ir::quantTypeOf;
 
 /// The values of storage tensor `q` of type `qt` as a tensor of the expressed type.
 Tensor dequantize(const Tensor& q, const QuantType& qt);

@@ -3,6 +3,7 @@
 // `verifyDotGeneralOp`).
 
 #include "core/verify/detail/op_context.h"
+#include "core/verify/detail/quant_rules.h"
 
 #include "core/ir/attribute.h"
 #include "core/ir/stablehlo_attrs.h"
@@ -22,9 +23,10 @@ bool checkPrecisionConfig(const OpContext& ctx) {
                    std::to_string(config->elements.size()));
 }
 
-bool checkInferredShape(const OpContext& ctx, std::span<const int64_t> inferred) {
+bool checkInferredShape(const OpContext& ctx, std::span<const int64_t> inferred,
+                        std::span<const int64_t> resultShape) {
   ir::Type result = ctx.resultType(0);
-  if (compatibleShapes(inferred, result.shape()))
+  if (compatibleShapes(inferred, resultShape))
     return true;
   return ctx.error("inferred shape '" + dimsString(inferred) +
                    "' is incompatible with return type of operation " + quoted(result));
@@ -47,7 +49,7 @@ bool verifyDot(const OpContext& ctx) {
   } else {
     return ctx.error("expected both lhs/rhs ranks to be either 1 or 2");
   }
-  return checkInferredShape(ctx, dims);
+  return checkInferredShape(ctx, dims, ctx.resultType(0).shape());
 }
 
 bool checkDistinct(const OpContext& ctx, std::span<const int64_t> a, std::span<const int64_t> b,
@@ -74,8 +76,14 @@ bool contains(std::span<const int64_t> dims, int64_t dim) {
   return std::find(dims.begin(), dims.end(), dim) != dims.end();
 }
 
+// Quantized operands and results are checked on their shapes, then with the quantization rules.
 bool verifyDotGeneral(const OpContext& ctx) {
-  if (!allTensors(ctx.op) || ctx.op.numOperands() != 2)
+  if (ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
+    return true;
+  std::optional<std::vector<int64_t>> lhsShape = shapeOf(ctx.operandType(0));
+  std::optional<std::vector<int64_t>> rhsShape = shapeOf(ctx.operandType(1));
+  std::optional<std::vector<int64_t>> resultShape = shapeOf(ctx.resultType(0));
+  if (!lhsShape || !rhsShape || !resultShape)
     return true;
   std::optional<ir::stablehlo::DotDimensionNumbers> dn = ir::stablehlo::dotDimensionNumbers(ctx.op);
   if (!dn)
@@ -91,7 +99,7 @@ bool verifyDotGeneral(const OpContext& ctx) {
       !checkDistinct(ctx, dn->rhsBatching, dn->rhsContracting, "rhs_batching_dimensions",
                      "rhs_contracting_dimensions"))
     return false;
-  std::span<const int64_t> lhs = ctx.operandType(0).shape(), rhs = ctx.operandType(1).shape();
+  std::span<const int64_t> lhs = *lhsShape, rhs = *rhsShape;
   int64_t lhsRank = static_cast<int64_t>(lhs.size()), rhsRank = static_cast<int64_t>(rhs.size());
   if (!checkInRange(ctx, lhsRank, dn->lhsBatching, "lhs_batching_dimensions") ||
       !checkInRange(ctx, lhsRank, dn->lhsContracting, "lhs_contracting_dimensions") ||
@@ -115,7 +123,11 @@ bool verifyDotGeneral(const OpContext& ctx) {
   for (int64_t i = 0; i < rhsRank; ++i)
     if (!contains(dn->rhsBatching, i) && !contains(dn->rhsContracting, i))
       dims.push_back(rhs[i]);
-  return checkInferredShape(ctx, dims);
+  if (!checkInferredShape(ctx, dims, *resultShape))
+    return false;
+  ir::Type types[] = {ctx.operandType(0), ctx.operandType(1), ctx.resultType(0)};
+  return !anyQuantized(types) ||
+         checkDotGeneralQuantization(ctx, types[0], types[1], types[2], dn->rhsContracting);
 }
 
 } // namespace

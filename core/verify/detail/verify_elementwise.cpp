@@ -4,6 +4,7 @@
 // `verifyBitcastConvertOp`).
 
 #include "core/verify/detail/op_context.h"
+#include "core/verify/detail/quant_rules.h"
 
 #include <vector>
 
@@ -47,9 +48,15 @@ bool sameTypeInfer(const OpContext& ctx) {
   return inferred && checkInferredTypes(ctx, {*inferred});
 }
 
-// `AddOp`: the base class's shape traits, then `verifyAddOp`'s element type message.
+// `AddOp`: the base class's shape traits, then `verifyAddOp`'s element type message, or its
+// quantization rules when a type is quantized (their shapes are not compared).
 bool addEntry(const OpContext& ctx) {
-  if (!allTensors(ctx.op) || ctx.op.numOperands() != 2)
+  if (ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
+    return true;
+  ir::Type types[] = {ctx.operandType(0), ctx.operandType(1), ctx.resultType(0)};
+  if (anyQuantized(types))
+    return checkBinaryQuantization(ctx, types[0], types[1], types[2]);
+  if (!allTensors(ctx.op))
     return true;
   if (!checkSameShapes(ctx) || !checkElementwise(ctx))
     return false;

@@ -2,7 +2,7 @@
 // `inferRngOp` and ODS's `AllElementTypesMatch<["a", "b", "result"]>`), `infeed`
 // (`verifyInfeedOp`), `recv` (`verifyRecvOp`), `send` (`inferSendOp`), `outfeed` and `after_all`
 // (their inferred token result) and `custom_call` (`CustomCallOp::verify`: operand and result
-// layouts).
+// layouts, `output_operand_aliases`).
 
 #include "core/verify/detail/op_context.h"
 
@@ -185,7 +185,7 @@ bool checkLayouts(const OpContext& ctx, std::span<const ir::Type> types,
   return true;
 }
 
-bool verifyCustomCall(const OpContext& ctx) {
+bool checkCustomCallLayouts(const OpContext& ctx) {
   ir::Attribute operandLayouts = ctx.op.attr("operand_layouts");
   ir::Attribute resultLayouts = ctx.op.attr("result_layouts");
   if (!operandLayouts && !resultLayouts)
@@ -210,6 +210,76 @@ bool verifyCustomCall(const OpContext& ctx) {
   }
   return checkLayouts(ctx, operandTypes, *operands, "operand") &&
          checkLayouts(ctx, resultTypes, *results, "result");
+}
+
+// Follows `indices` into nested tuples of `type`; nothing when an index leaves the tuples.
+std::optional<ir::Type> tuplePart(ir::Type type, std::span<const int64_t> indices) {
+  for (int64_t i : indices) {
+    if (type.kind() != ir::Type::Kind::Tuple || i < 0 ||
+        i >= static_cast<int64_t>(type.elements().size()))
+      return std::nullopt;
+    type = type.elements()[static_cast<size_t>(i)];
+  }
+  return type;
+}
+
+bool hasOpaquePart(ir::Type type) {
+  if (type.kind() == ir::Type::Kind::Opaque)
+    return true;
+  if (type.kind() != ir::Type::Kind::Tuple)
+    return false;
+  return std::ranges::any_of(type.elements(), [](ir::Type t) { return hasOpaquePart(t); });
+}
+
+// `CustomCallOp::verify`: each `#stablehlo.output_operand_alias` names an operand part and an
+// output part (the results, as a tuple when there are several) of the same type.
+bool checkOutputOperandAliases(const OpContext& ctx) {
+  const auto* aliases = ctx.op.attr("output_operand_aliases").as<ir::ArrayAttr>();
+  if (!aliases || ctx.op.numResults() == 0)
+    return true;
+  std::vector<ir::Type> resultTypes;
+  for (const auto& r : ctx.op.results())
+    resultTypes.push_back(r->type());
+  ir::Type output = resultTypes.size() > 1 ? ir::Type::tuple(resultTypes) : resultTypes[0];
+  for (const ir::Attribute& attr : aliases->elements) {
+    const auto* text = attr.as<ir::OpaqueAttr>();
+    auto fields = text ? ir::stablehlo::parseStablehloStruct(text->text, "output_operand_alias")
+                       : std::nullopt;
+    if (!fields)
+      continue; // not an alias attribute: ODS rejects it; not modelled
+    auto field = [&](std::string_view name) {
+      auto it = fields->find(name);
+      return it == fields->end() ? std::vector<int64_t>{} : it->second;
+    };
+    std::vector<int64_t> operandIndex = field("operand_index");
+    if (operandIndex.size() != 1)
+      continue;
+    int64_t index = operandIndex[0];
+    if (index < 0 || index >= static_cast<int64_t>(ctx.op.numOperands()))
+      return ctx.opError("expects operandIndex in the output_operand_alias attribute to be in "
+                         "range [0, " +
+                         std::to_string(ctx.op.numOperands()) + "); got: " + std::to_string(index) +
+                         ".");
+    std::optional<ir::Type> operandPart =
+        tuplePart(ctx.operandType(static_cast<unsigned>(index)), field("operand_tuple_indices"));
+    if (!operandPart)
+      return ctx.opError(
+          "operand_tuple_indices in the output_operand_alias attribute out of bounds");
+    std::optional<ir::Type> outputPart = tuplePart(output, field("output_tuple_indices"));
+    if (!outputPart)
+      return ctx.opError(
+          "output_tuple_indices in the output_operand_alias attribute out of bounds");
+    // Opaque types are compared as text, which may spell one type two ways: not compared.
+    if (*operandPart != *outputPart && !hasOpaquePart(*operandPart) && !hasOpaquePart(*outputPart))
+      return ctx.opError("shapes mismatch in the output_operand_alias attribute: operand part "
+                         "has type " +
+                         quoted(*operandPart) + " and output part has type " + quoted(*outputPart));
+  }
+  return true;
+}
+
+bool verifyCustomCall(const OpContext& ctx) {
+  return checkCustomCallLayouts(ctx) && checkOutputOperandAliases(ctx);
 }
 
 } // namespace

@@ -3,9 +3,11 @@
 // (TypeInference.cpp: `inferBroadcastOp`, `verifyBroadcastInDimOp`, `verifyReshapeOp`,
 // `inferTransposeOp`, `verifyIotaOp`, `inferConcatenateOp`, `verifyReverseOp`,
 // `inferGetTupleElementOp`, `inferGetDimensionSizeOp`, `verifyDynamicReshapeOp`,
-// `verifyDynamicIotaOp`, `inferOptimizationBarrierOp`; the ODS attribute constraints).
+// `verifyDynamicIotaOp`, `verifyDynamicBroadcastInDimOp`, `inferOptimizationBarrierOp`; the ODS
+// attribute constraints).
 
 #include "core/verify/detail/op_context.h"
+#include "core/verify/detail/quant_rules.h"
 
 #include "core/ir/attribute.h"
 
@@ -35,36 +37,106 @@ bool hasDuplicates(std::span<const int64_t> values) {
   return false;
 }
 
-bool verifyBroadcastInDim(const OpContext& ctx) {
-  if (!allTensors(ctx.op))
-    return true;
-  std::optional<std::vector<int64_t>> dims = ctx.intList("broadcast_dimensions");
-  if (!dims)
-    return ctx.missingAttr("broadcast_dimensions");
-  if (!checkCompatibleElementTypes(ctx))
-    return false;
-  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
-  if (static_cast<int64_t>(dims->size()) != operand.rank())
-    return ctx.error("broadcast_dimensions size (" + std::to_string(dims->size()) +
-                     ") does not match operand rank (" + std::to_string(operand.rank()) + ")");
-  if (hasDuplicates(*dims))
+// The element type rule of `broadcast_in_dim_c1` and `dynamic_broadcast_in_dim_c1` (skipped for
+// quantized types) and the checks both share: `c2` (one dimension per operand dimension), `c4`
+// (unique) and `c5` (in range, sizes compatible; `staticSizes` for `broadcast_in_dim`, whose
+// message names the result size).
+bool checkBroadcastDims(const OpContext& ctx, std::span<const int64_t> dims,
+                        std::span<const int64_t> operand, std::span<const int64_t> result,
+                        bool staticSizes) {
+  if (dims.size() != operand.size())
+    return ctx.error("broadcast_dimensions size (" + std::to_string(dims.size()) +
+                     ") does not match operand rank (" + std::to_string(operand.size()) + ")");
+  if (!staticSizes && result.size() < operand.size())
+    return ctx.error("result rank (" + std::to_string(result.size()) +
+                     ") is less than operand rank (" + std::to_string(operand.size()) + ")");
+  if (hasDuplicates(dims))
     return ctx.error("broadcast_dimensions should not have duplicates");
-  for (size_t i = 0; i < dims->size(); ++i) {
-    int64_t dim = (*dims)[i];
-    if (dim < 0 || dim >= result.rank())
+  int64_t rank = static_cast<int64_t>(result.size());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t dim = dims[i];
+    if (dim < 0 || dim >= rank)
       return ctx.error("broadcast_dimensions contains invalid value " + std::to_string(dim) +
-                       " for result with rank " + std::to_string(result.rank()));
-    int64_t size = operand.shape()[i];
-    if (!isStaticDim(size))
+                       " for result with rank " + std::to_string(rank));
+    int64_t size = operand[i], resultSize = result[dim];
+    if (!isStaticDim(size) || size == 1)
       continue;
-    int64_t resultSize = result.shape()[dim];
-    if (size != 1 && size != resultSize)
+    if (staticSizes && size != resultSize)
       return ctx.error("size of operand dimension " + std::to_string(i) + " (" +
                        std::to_string(size) + ") is not equal to 1 or size of result dimension " +
                        std::to_string(dim) + " (" +
                        (isStaticDim(resultSize) ? std::to_string(resultSize) : "?") + ")");
+    if (!staticSizes && !compatibleDims(size, resultSize))
+      return ctx.error("size of operand dimension " + std::to_string(i) + " (" +
+                       std::to_string(size) + ") is not compatible with size of result dimension " +
+                       std::to_string(dim) + " (" + std::to_string(resultSize) + ")");
   }
   return true;
+}
+
+bool verifyBroadcastInDim(const OpContext& ctx) {
+  if (ctx.op.numOperands() != 1 || ctx.op.numResults() != 1)
+    return true;
+  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
+  std::optional<std::vector<int64_t>> operandShape = shapeOf(operand),
+                                      resultShape = shapeOf(result);
+  if (!operandShape || !resultShape)
+    return true;
+  std::optional<std::vector<int64_t>> dims = ctx.intList("broadcast_dimensions");
+  if (!dims)
+    return ctx.missingAttr("broadcast_dimensions");
+  if (allTensors(ctx.op) && !checkCompatibleElementTypes(ctx))
+    return false;
+  return checkSamePerTensorQuantization(ctx, operand, result) &&
+         checkBroadcastDims(ctx, *dims, *operandShape, *resultShape, /*staticSizes=*/true) &&
+         checkBroadcastQuantization(ctx, operand, result, *dims);
+}
+
+// `dynamic_broadcast_in_dim_c8`...`c10`: the expansion hints name distinct operand dimensions.
+bool checkExpansionHints(const OpContext& ctx, int64_t operandRank) {
+  std::vector<int64_t> hints = ctx.intListOrEmpty("known_expanding_dimensions");
+  std::vector<int64_t> nonExpanding = ctx.intListOrEmpty("known_nonexpanding_dimensions");
+  hints.insert(hints.end(), nonExpanding.begin(), nonExpanding.end());
+  if (hasDuplicates(hints))
+    return ctx.error("duplicate expansion hint for at least one operand dimension");
+  for (int64_t hint : hints)
+    if (hint < 0 || hint >= operandRank)
+      return ctx.error("hint for expanding dimension " + std::to_string(hint) +
+                       " does not refer to a valid operand dimension");
+  return true;
+}
+
+// `verifyDynamicBroadcastInDimOp`.
+bool verifyDynamicBroadcastInDim(const OpContext& ctx) {
+  if (ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
+    return true;
+  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
+  std::optional<std::vector<int64_t>> operandShape = shapeOf(operand),
+                                      resultShape = shapeOf(result);
+  std::optional<std::vector<int64_t>> dims = ctx.intList("broadcast_dimensions");
+  if (!operandShape || !resultShape || !dims)
+    return true;
+  if (isTensor(operand) && isTensor(result) && operand.elementType() != result.elementType())
+    return ctx.error("expects operand and result to have compatible element type. Got: " +
+                     quoted(operand) + " and " + quoted(result));
+  if (!checkBroadcastDims(ctx, *dims, *operandShape, *resultShape, /*staticSizes=*/false))
+    return false;
+  std::optional<std::vector<int64_t>> shape = constantInts(ctx.op.operand(1));
+  if (shape && !compatibleShapes(*shape, *resultShape))
+    return ctx.error("output shape [" + joinInts(*shape) +
+                     "] is incompatible with return type of operation " + quoted(result));
+  if (!checkExpansionHints(ctx, static_cast<int64_t>(operandShape->size())))
+    return false;
+  bool operandStatic = std::ranges::all_of(*operandShape, isStaticDim);
+  for (size_t i = 0; shape && operandStatic && i < dims->size(); ++i) {
+    int64_t size = (*operandShape)[i], dim = (*dims)[i];
+    int64_t value = (*shape)[static_cast<size_t>(dim)];
+    if (size != 1 && size != value)
+      return ctx.error("size of operand dimension " + std::to_string(i) + " (" +
+                       std::to_string(size) + ") is not equal to 1 or value of shape at index " +
+                       std::to_string(dim) + " (" + std::to_string(value) + ")");
+  }
+  return checkBroadcastQuantization(ctx, operand, result, *dims);
 }
 
 bool broadcastEntry(const OpContext& ctx) {
@@ -337,6 +409,8 @@ bool optimizationBarrierInfer(const OpContext& ctx) {
 
 void addShapeRules(RuleTable& table) {
   table.emplace("stablehlo.broadcast_in_dim", OpRules{&verifyBroadcastInDim, nullptr});
+  table.emplace("stablehlo.dynamic_broadcast_in_dim",
+                OpRules{&verifyDynamicBroadcastInDim, nullptr});
   table.emplace("stablehlo.broadcast", OpRules{&broadcastEntry, &broadcastInfer});
   table.emplace("stablehlo.reshape", OpRules{&verifyReshape, nullptr});
   table.emplace("stablehlo.transpose", OpRules{&transposeEntry, &transposeInfer});

@@ -2,9 +2,11 @@
 // `convertPaddingAttribute`, `verifyWindowAttributesAndInferWindowDimensions`,
 // `inferWindowOutputShape`, `verifyReduceWindowOpInputsAndInferWindow`, `inferReduceWindowOp`,
 // `verifySelectAndScatterOp`, `inferSelectAndScatterOp`, `isSpatialDimensionsValid`,
-// `verifyConvolutionAttributes`, `inferConvolutionOp`, `verifyConvolutionOp`).
+// `verifyConvolutionAttributes`, `inferConvolutionOp`, `verifyConvolutionOp`, `inferDynamicConvOp`,
+// `verifyDynamicConvOp`).
 
 #include "core/verify/detail/op_context.h"
+#include "core/verify/detail/quant_rules.h"
 
 #include "core/ir/attribute.h"
 #include "core/ir/stablehlo_attrs.h"
@@ -279,7 +281,8 @@ bool convolutionEntryAttrs(const OpContext& ctx) {
 
 // `isSpatialDimensionsValid` and `verifyConvolutionAttributes`.
 bool checkConvolutionDims(const OpContext& ctx, const ir::stablehlo::ConvDimensionNumbers& dn,
-                          ir::Type lhs, ir::Type rhs, int64_t featureGroups, int64_t batchGroups) {
+                          std::span<const int64_t> lhs, std::span<const int64_t> rhs,
+                          int64_t featureGroups, int64_t batchGroups) {
   size_t spatial = dn.inputSpatial.size();
   if (spatial != dn.kernelSpatial.size() || spatial != dn.outputSpatial.size())
     return ctx.error("expects the same size for input, kernel and output spatial-dimensions, but "
@@ -292,7 +295,7 @@ bool checkConvolutionDims(const OpContext& ctx, const ir::stablehlo::ConvDimensi
   kernel.insert(kernel.end(), dn.kernelSpatial.begin(), dn.kernelSpatial.end());
   std::vector<int64_t> output{dn.outputBatch, dn.outputFeature};
   output.insert(output.end(), dn.outputSpatial.begin(), dn.outputSpatial.end());
-  int64_t rank = lhs.rank();
+  int64_t rank = static_cast<int64_t>(lhs.size());
   for (const auto* dims : {&input, &kernel, &output})
     for (int64_t d : *dims)
       if (d < 0 || d >= rank)
@@ -308,9 +311,9 @@ bool checkConvolutionDims(const OpContext& ctx, const ir::stablehlo::ConvDimensi
                      "than 1. Got " +
                      std::to_string(batchGroups) + " and " + std::to_string(featureGroups) +
                      " resp.");
-  int64_t inputFeatures = lhs.shape()[dn.inputFeature], inputBatch = lhs.shape()[dn.inputBatch];
-  int64_t kernelIn = rhs.shape()[dn.kernelInputFeature];
-  int64_t kernelOut = rhs.shape()[dn.kernelOutputFeature];
+  int64_t inputFeatures = lhs[dn.inputFeature], inputBatch = lhs[dn.inputBatch];
+  int64_t kernelIn = rhs[dn.kernelInputFeature];
+  int64_t kernelOut = rhs[dn.kernelOutputFeature];
   if (isStaticDim(inputBatch) && inputBatch % batchGroups != 0)
     return ctx.error("expects input batch dimension (" + std::to_string(inputBatch) +
                      ") to be divisible by batch_group_count. Got batch_group_count = " +
@@ -343,60 +346,143 @@ bool checkConvolutionDims(const OpContext& ctx, const ir::stablehlo::ConvDimensi
   return true;
 }
 
+// The operand and result shapes of a convolution (plain or quantized tensors).
+struct ConvShapes {
+  ir::Type lhsType, rhsType, resultType;
+  std::vector<int64_t> lhs, rhs, result;
+};
+
+std::optional<ConvShapes> convShapesOf(const OpContext& ctx, unsigned operands) {
+  if (ctx.op.numOperands() != operands || ctx.op.numResults() != 1)
+    return std::nullopt;
+  ConvShapes c{ctx.operandType(0), ctx.operandType(1), ctx.resultType(0), {}, {}, {}};
+  std::optional<std::vector<int64_t>> lhs = shapeOf(c.lhsType), rhs = shapeOf(c.rhsType),
+                                      result = shapeOf(c.resultType);
+  if (!lhs || !rhs || !result)
+    return std::nullopt;
+  c.lhs = std::move(*lhs);
+  c.rhs = std::move(*rhs);
+  c.result = std::move(*result);
+  return c;
+}
+
+// `inferConvolutionOp` up to the padding (shared with `inferDynamicConvOp`): ranks, element
+// types, dimension numbers and group counts.
+bool checkConvolutionOperands(const OpContext& ctx, const ir::stablehlo::ConvDimensionNumbers& dn,
+                              const ConvShapes& c) {
+  int64_t rank = static_cast<int64_t>(c.lhs.size());
+  if (rank < 2)
+    return ctx.error("expects convolution arguments to have >= 2 dimensions. Got: " +
+                     quoted(c.lhsType) + " and " + quoted(c.rhsType) + ".");
+  if (rank != static_cast<int64_t>(c.rhs.size()))
+    return ctx.error("expects convolution arguments to have same number of dimensions. Got: " +
+                     quoted(c.lhsType) + " and " + quoted(c.rhsType) + ".");
+  ir::Type pair[] = {c.lhsType, c.rhsType};
+  if (!anyQuantized(pair) && isTensor(c.lhsType) && isTensor(c.rhsType) &&
+      c.lhsType.elementType() != c.rhsType.elementType())
+    return ctx.error("expects lhs and rhs to have compatible element type. Got: '" +
+                     std::string(ir::elementTypeName(c.lhsType.elementType())) + "' and '" +
+                     std::string(ir::elementTypeName(c.rhsType.elementType())) + "'");
+  int64_t featureGroups = ctx.intAttr("feature_group_count").value_or(1);
+  int64_t batchGroups = ctx.intAttr("batch_group_count").value_or(1);
+  if (!checkConvolutionDims(ctx, dn, c.lhs, c.rhs, featureGroups, batchGroups))
+    return false;
+  if (rank != static_cast<int64_t>(dn.inputSpatial.size() + 2))
+    return ctx.error("expects convolution arguments to have " +
+                     std::to_string(dn.inputSpatial.size() + 2) +
+                     " dimensions. Got: " + std::to_string(rank));
+  return true;
+}
+
+// The rest of `inferConvolutionOp`: the window over the padded input gives the result shape.
+std::optional<std::vector<int64_t>>
+inferConvolutionShape(const OpContext& ctx, const ir::stablehlo::ConvDimensionNumbers& dn,
+                      const ConvShapes& c, const std::vector<std::pair<int64_t, int64_t>>& pad) {
+  std::vector<int64_t> windowDims;
+  for (int64_t d : dn.kernelSpatial)
+    windowDims.push_back(c.rhs[d]);
+  std::optional<std::vector<WindowDim>> window =
+      windowOf(ctx, windowDims, ctx.intListOrEmpty("window_strides"), pad,
+               ctx.intListOrEmpty("lhs_dilation"), ctx.intListOrEmpty("rhs_dilation"),
+               ctx.intListOrEmpty("window_reversal").size());
+  if (!window)
+    return std::nullopt;
+  std::vector<int64_t> spatial;
+  for (int64_t d : dn.inputSpatial)
+    spatial.push_back(c.lhs[d]);
+  std::vector<int64_t> windowShape = windowOutputShape(spatial, *window);
+  std::vector<int64_t> shape(c.lhs.size(), ir::kDynamicSize);
+  for (size_t i = 0; i < windowShape.size(); ++i)
+    shape[dn.outputSpatial[i]] = windowShape[i];
+  int64_t inputBatch = c.lhs[dn.inputBatch];
+  int64_t batchGroups = ctx.intAttr("batch_group_count").value_or(1);
+  shape[dn.outputBatch] = isStaticDim(inputBatch) ? inputBatch / batchGroups : ir::kDynamicSize;
+  shape[dn.outputFeature] = c.rhs[dn.kernelOutputFeature];
+  return shape;
+}
+
+bool checkConvolutionQuant(const OpContext& ctx, const ir::stablehlo::ConvDimensionNumbers& dn,
+                           const ConvShapes& c) {
+  ir::Type types[] = {c.lhsType, c.rhsType, c.resultType};
+  return !anyQuantized(types) ||
+         checkConvolutionQuantization(ctx, c.lhsType, c.rhsType, c.resultType,
+                                      dn.kernelOutputFeature, dn.outputFeature);
+}
+
 // `ConvolutionOp::verify` (`verifyConvolutionOp`, which runs `inferConvolutionOp`).
 bool verifyConvolution(const OpContext& ctx) {
   if (!convolutionEntryAttrs(ctx))
     return false;
-  if (!allTensors(ctx.op) || ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
+  std::optional<ConvShapes> c = convShapesOf(ctx, 2);
+  std::optional<ir::stablehlo::ConvDimensionNumbers> dn =
+      ir::stablehlo::convDimensionNumbers(ctx.op);
+  if (!c || !dn)
     return true;
-  std::optional<ir::stablehlo::ConvDimensionNumbers> dn = ir::stablehlo::convDimensionNumbers(ctx.op);
-  if (!dn)
-    return true;
-  ir::Type lhs = ctx.operandType(0), rhs = ctx.operandType(1), result = ctx.resultType(0);
-  if (lhs.rank() < 2)
-    return ctx.error("expects convolution arguments to have >= 2 dimensions. Got: " + quoted(lhs) +
-                     " and " + quoted(rhs) + ".");
-  if (lhs.rank() != rhs.rank())
-    return ctx.error("expects convolution arguments to have same number of dimensions. Got: " +
-                     quoted(lhs) + " and " + quoted(rhs) + ".");
-  if (lhs.elementType() != rhs.elementType())
-    return ctx.error("expects lhs and rhs to have compatible element type. Got: '" +
-                     std::string(ir::elementTypeName(lhs.elementType())) + "' and '" +
-                     std::string(ir::elementTypeName(rhs.elementType())) + "'");
-  int64_t featureGroups = ctx.intAttr("feature_group_count").value_or(1);
-  int64_t batchGroups = ctx.intAttr("batch_group_count").value_or(1);
-  if (!checkConvolutionDims(ctx, *dn, lhs, rhs, featureGroups, batchGroups))
+  if (!checkConvolutionOperands(ctx, *dn, *c))
     return false;
-  if (lhs.rank() != static_cast<int64_t>(dn->inputSpatial.size() + 2))
-    return ctx.error("expects convolution arguments to have " +
-                     std::to_string(dn->inputSpatial.size() + 2) +
-                     " dimensions. Got: " + std::to_string(lhs.rank()));
-  std::vector<int64_t> windowDims;
-  for (int64_t d : dn->kernelSpatial)
-    windowDims.push_back(rhs.shape()[d]);
   std::optional<std::vector<std::pair<int64_t, int64_t>>> pad = paddingOf(ctx);
   if (!pad)
     return false;
-  std::optional<std::vector<WindowDim>> window =
-      windowOf(ctx, windowDims, ctx.intListOrEmpty("window_strides"), *pad,
-               ctx.intListOrEmpty("lhs_dilation"), ctx.intListOrEmpty("rhs_dilation"),
-               ctx.intListOrEmpty("window_reversal").size());
-  if (!window)
+  std::optional<std::vector<int64_t>> shape = inferConvolutionShape(ctx, *dn, *c, *pad);
+  if (!shape)
     return false;
-  std::vector<int64_t> spatial;
-  for (int64_t d : dn->inputSpatial)
-    spatial.push_back(lhs.shape()[d]);
-  std::vector<int64_t> windowShape = windowOutputShape(spatial, *window);
-  std::vector<int64_t> shape(static_cast<size_t>(lhs.rank()), ir::kDynamicSize);
-  for (size_t i = 0; i < windowShape.size(); ++i)
-    shape[dn->outputSpatial[i]] = windowShape[i];
-  int64_t inputBatch = lhs.shape()[dn->inputBatch];
-  shape[dn->outputBatch] = isStaticDim(inputBatch) ? inputBatch / batchGroups : ir::kDynamicSize;
-  shape[dn->outputFeature] = rhs.shape()[dn->kernelOutputFeature];
-  if (!compatibleShapes(shape, result.shape()))
-    return ctx.error("inferred shape '" + dimsString(shape) +
-                     "' is incompatible with return type of operation " + quoted(result));
-  return true;
+  if (!compatibleShapes(*shape, c->result))
+    return ctx.error("inferred shape '" + dimsString(*shape) +
+                     "' is incompatible with return type of operation " + quoted(c->resultType));
+  return checkConvolutionQuant(ctx, *dn, *c);
+}
+
+// `DynamicConvOp::verify` (`verifyDynamicConvOp`): `inferDynamicConvOp`, whose padding is the
+// third operand (a window is inferred only when it is a constant; the result shape is not
+// compared), then the quantization rules.
+bool verifyDynamicConv(const OpContext& ctx) {
+  if (!convolutionEntryAttrs(ctx))
+    return false;
+  std::optional<ConvShapes> c = convShapesOf(ctx, 3);
+  std::optional<ir::stablehlo::ConvDimensionNumbers> dn =
+      ir::stablehlo::convDimensionNumbers(ctx.op);
+  if (!c || !dn || !isTensor(ctx.operandType(2)))
+    return true;
+  if (!checkConvolutionOperands(ctx, *dn, *c))
+    return false;
+  std::span<const int64_t> padShape = ctx.operandType(2).shape();
+  int64_t rank = static_cast<int64_t>(c->lhs.size());
+  if (padShape.size() != 2)
+    return ctx.error("expects padding to be of rank 2 but got " + std::to_string(padShape.size()));
+  if (!isStaticDim(padShape[0]) || !isStaticDim(padShape[1]))
+    return true; // ODS's static padding type, not modelled
+  if (padShape[0] != rank - 2 || padShape[1] != 2)
+    return ctx.error("expects padding to be of shape [" + std::to_string(rank - 2) +
+                     ", 2], but got [" + std::to_string(padShape[0]) + ", " +
+                     std::to_string(padShape[1]) + "]");
+  if (std::optional<std::vector<int64_t>> padding = constantInts(ctx.op.operand(2))) {
+    std::vector<std::pair<int64_t, int64_t>> pad;
+    for (size_t i = 0; i + 1 < padding->size(); i += 2)
+      pad.emplace_back((*padding)[i], (*padding)[i + 1]);
+    if (!inferConvolutionShape(ctx, *dn, *c, pad))
+      return false;
+  }
+  return checkConvolutionQuant(ctx, *dn, *c);
 }
 
 } // namespace
@@ -406,6 +492,7 @@ void addWindowRules(RuleTable& table) {
   table.emplace("stablehlo.select_and_scatter",
                 OpRules{&selectAndScatterEntry, &selectAndScatterInfer});
   table.emplace("stablehlo.convolution", OpRules{&verifyConvolution, nullptr});
+  table.emplace("stablehlo.dynamic_conv", OpRules{&verifyDynamicConv, nullptr});
 }
 
 } // namespace shardscope::verify::detail

@@ -153,6 +153,38 @@ TEST(StablehloVerifierTest, KnowsWhichOpsHaveRules) {
   EXPECT_TRUE(verify::hasStablehloRule("stablehlo.custom_call"));
   EXPECT_TRUE(verify::hasStablehloRule("stablehlo.rng"));
   EXPECT_TRUE(verify::hasStablehloRule("stablehlo.dynamic_gather"));
-  EXPECT_FALSE(verify::hasStablehloRule("stablehlo.dynamic_conv"));
+  EXPECT_TRUE(verify::hasStablehloRule("stablehlo.dynamic_conv"));
+  EXPECT_TRUE(verify::hasStablehloRule("stablehlo.uniform_quantize"));
+  EXPECT_FALSE(verify::hasStablehloRule("stablehlo.torch_index_select"));
   EXPECT_FALSE(verify::hasStablehloRule("sdy.sharding_constraint"));
+}
+
+TEST(StablehloVerifierTest, QuantizedRulesSkipTypesTheyCannotRead) {
+  // A dynamically shaped quantized operand is beyond `ir::quantTypeOf`: the mismatched storage
+  // types (add_c3) are not guessed at.
+  Result r = verifyText(R"(func.func @f(%a: tensor<?x!quant.uniform<i8:f32, 0.1>>, %b: tensor<?x!quant.uniform<i16:f32, 0.1>>) -> tensor<?x!quant.uniform<i8:f32, 0.1>> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<?x!quant.uniform<i8:f32, 0.1>>, tensor<?x!quant.uniform<i16:f32, 0.1>>) -> tensor<?x!quant.uniform<i8:f32, 0.1>>
+  return %0 : tensor<?x!quant.uniform<i8:f32, 0.1>>
+}
+)");
+  EXPECT_TRUE(r.ok) << r.firstMessage();
+  // The same with static shapes is read and rejected.
+  r = verifyText(R"(func.func @f(%a: tensor<2x!quant.uniform<i8:f32, 0.1>>, %b: tensor<2x!quant.uniform<i16:f32, 0.1>>) -> tensor<2x!quant.uniform<i8:f32, 0.1>> {
+  %0 = "stablehlo.add"(%a, %b) : (tensor<2x!quant.uniform<i8:f32, 0.1>>, tensor<2x!quant.uniform<i16:f32, 0.1>>) -> tensor<2x!quant.uniform<i8:f32, 0.1>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 0.1>>
+}
+)");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.firstMessage(), "mismatched operands and result quantization storage types");
+}
+
+TEST(StablehloVerifierTest, QuantizedParametersCompareByValueNotSpelling) {
+  // `0.1` and `1.000000e-01` are one scale, and a missing zero point is 0: broadcast_in_dim_c1
+  // holds although the two types are written differently.
+  Result r = verifyText(R"(func.func @f(%a: tensor<2x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x2x!quant.uniform<i8:f32, 1.000000e-01:0>> {
+  %0 = "stablehlo.broadcast_in_dim"(%a) {broadcast_dimensions = array<i64: 1>} : (tensor<2x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x2x!quant.uniform<i8:f32, 1.000000e-01:0>>
+  return %0 : tensor<3x2x!quant.uniform<i8:f32, 1.000000e-01:0>>
+}
+)");
+  EXPECT_TRUE(r.ok) << r.firstMessage();
 }

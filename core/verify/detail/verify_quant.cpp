@@ -1,0 +1,221 @@
+#include "core/verify/detail/quant_rules.h"
+
+#include "core/ir/quant_type.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace shardscope::verify::detail {
+
+namespace {
+
+// A tensor's element: a plain element type or a readable quantized one.
+struct Element {
+  std::optional<ir::QuantType> quant;
+  ir::ElementType plain = ir::ElementType::F32;
+};
+
+std::optional<Element> elementOf(ir::Type type) {
+  if (isTensor(type))
+    return Element{std::nullopt, type.elementType()};
+  if (std::optional<ir::QuantType> q = ir::quantTypeOf(type))
+    return Element{q, q->storage};
+  return std::nullopt;
+}
+
+// The elements of `types`; nothing when one is not readable (the caller skips the rule).
+std::optional<std::vector<Element>> elementsOf(std::initializer_list<ir::Type> types) {
+  std::vector<Element> out;
+  for (ir::Type t : types) {
+    std::optional<Element> e = elementOf(t);
+    if (!e)
+      return std::nullopt;
+    out.push_back(std::move(*e));
+  }
+  return out;
+}
+
+// A double as MLIR streams it into a diagnostic (`2.000000e-01`).
+std::string mlirDouble(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%e", value);
+  return buffer;
+}
+
+std::string quotedElement(ir::ElementType e) {
+  return "'" + std::string(ir::elementTypeName(e)) + "'";
+}
+
+// `verifyConvolutionDotGeneralCommonQuantizationConstraints`.
+bool checkCommonContraction(const OpContext& ctx, const Element& lhs, const Element& rhs,
+                            const Element& result) {
+  if (!rhs.quant || lhs.quant.has_value() != result.quant.has_value())
+    return ctx.error("rhs should be quantized for quantized operations and "
+                     "is_quantized(lhs)=is_quantized(result) should hold");
+  if (lhs.quant) {
+    if (lhs.quant->storage != rhs.quant->storage)
+      return ctx.error("mismatched lhs and rhs quantization storage types");
+    if (lhs.quant->expressed != rhs.quant->expressed ||
+        lhs.quant->expressed != result.quant->expressed)
+      return ctx.error("mismatched lhs, rhs and result quantization expressed types");
+    if (!rhs.quant->perAxis() && result.quant->perAxis())
+      return ctx.error("mismatched rhs and result quantization granularity");
+    return true;
+  }
+  if (lhs.plain != rhs.quant->expressed || lhs.plain != result.plain)
+    return ctx.error("mismatched rhs quantization expressed type and lhs and result element type");
+  return true;
+}
+
+bool uniformQuantizeEntry(const OpContext& ctx) {
+  if (ctx.op.numOperands() != 1 || ctx.op.numResults() != 1)
+    return true;
+  std::optional<ir::QuantType> result = ir::quantTypeOf(ctx.resultType(0));
+  std::optional<Element> operand = elementOf(ctx.operandType(0));
+  if (!result || !operand)
+    return true;
+  if (!operand->quant && !ir::isFloatElement(operand->plain))
+    return true; // an integer operand: the ODS operand type class, not modelled
+  ir::ElementType expected = operand->quant ? operand->quant->expressed : operand->plain;
+  if (result->expressed != expected)
+    return ctx.error("Expressed type of result expected to be " + quotedElement(expected) +
+                     ", but got " + quotedElement(result->expressed));
+  return true;
+}
+
+// `inferUniformDequantizeOp`: the operand's shape in its expressed type.
+bool uniformDequantizeInfer(const OpContext& ctx) {
+  if (ctx.op.numOperands() != 1 || ctx.op.numResults() != 1)
+    return true;
+  std::optional<ir::QuantType> operand = ir::quantTypeOf(ctx.operandType(0));
+  if (!operand || !isTensor(ctx.resultType(0)))
+    return true;
+  return checkInferredTypes(ctx, {operand->expressedType()});
+}
+
+} // namespace
+
+bool isQuantized(ir::Type type) {
+  return type && type.kind() == ir::Type::Kind::Opaque &&
+         type.opaqueText().starts_with("tensor<") &&
+         type.opaqueText().find("!quant.") != std::string_view::npos;
+}
+
+std::optional<std::vector<int64_t>> shapeOf(ir::Type type) {
+  if (isTensor(type))
+    return std::vector<int64_t>(type.shape().begin(), type.shape().end());
+  if (std::optional<ir::QuantType> q = ir::quantTypeOf(type))
+    return q->shape;
+  return std::nullopt;
+}
+
+bool anyQuantized(std::span<const ir::Type> types) {
+  return std::ranges::any_of(types, [](ir::Type t) { return isQuantized(t); });
+}
+
+bool checkBinaryQuantization(const OpContext& ctx, ir::Type lhsType, ir::Type rhsType,
+                             ir::Type resultType) {
+  std::optional<std::vector<Element>> elements = elementsOf({lhsType, rhsType, resultType});
+  if (!elements)
+    return true;
+  const Element &lhs = (*elements)[0], &rhs = (*elements)[1], &result = (*elements)[2];
+  if (!lhs.quant || !rhs.quant || !result.quant)
+    return ctx.error("expects  all operands and results to be either quantized or non-quantized");
+  ir::ElementType storage = lhs.quant->storage;
+  if (rhs.quant->storage != storage || result.quant->storage != storage)
+    return ctx.error("mismatched operands and result quantization storage types");
+  ir::ElementType expressed = lhs.quant->expressed;
+  if (rhs.quant->expressed != expressed || result.quant->expressed != expressed)
+    return ctx.error("mismatched operands and result quantization expressed types");
+  if (lhs.quant->perAxis() || rhs.quant->perAxis()) {
+    if (!result.quant->perAxis())
+      return ctx.error("result is not per_axis quantized but lhs or rhs are");
+    if (lhs.quant->perAxis() && lhs.quant->axis != result.quant->axis)
+      return ctx.error("quantization_dimension of lhs and result are not same " + quoted(lhsType) +
+                       " vs " + quoted(resultType));
+    if (rhs.quant->perAxis() && rhs.quant->axis != result.quant->axis)
+      return ctx.error("quantization_dimension of rhs and result are not same " + quoted(rhsType) +
+                       " vs " + quoted(resultType));
+    return true;
+  }
+  if (result.quant->perAxis())
+    return ctx.error("result per_axis quantized but none from rhs and lhs are per_axis quantized");
+  return true;
+}
+
+bool checkConvolutionQuantization(const OpContext& ctx, ir::Type lhsType, ir::Type rhsType,
+                                  ir::Type resultType, int64_t kernelOutputFeature,
+                                  int64_t outputFeature) {
+  std::optional<std::vector<Element>> elements = elementsOf({lhsType, rhsType, resultType});
+  if (!elements)
+    return true;
+  const Element &lhs = (*elements)[0], &rhs = (*elements)[1], &result = (*elements)[2];
+  if (rhs.quant && rhs.quant->perAxis() && rhs.quant->axis != kernelOutputFeature)
+    return ctx.error(
+        "quantization dimension of rhs should be same with kernel_output_feature_dimension");
+  if (result.quant && result.quant->perAxis() && result.quant->axis != outputFeature)
+    return ctx.error(
+        "quantization dimension of result should be same with output_feature_dimension");
+  return checkCommonContraction(ctx, lhs, rhs, result);
+}
+
+bool checkDotGeneralQuantization(const OpContext& ctx, ir::Type lhsType, ir::Type rhsType,
+                                 ir::Type resultType, std::span<const int64_t> rhsContracting) {
+  std::optional<std::vector<Element>> elements = elementsOf({lhsType, rhsType, resultType});
+  if (!elements)
+    return true;
+  const Element &lhs = (*elements)[0], &rhs = (*elements)[1], &result = (*elements)[2];
+  if (rhs.quant && !rhs.quant->perAxis() && rhs.quant->zeroPoints[0] != 0)
+    return ctx.error("Zero point of rhs should be 0");
+  if (rhs.quant && rhs.quant->perAxis()) {
+    if (std::ranges::any_of(rhs.quant->zeroPoints, [](int64_t zp) { return zp != 0; }))
+      return ctx.error("Zero points of rhs should be 0");
+    if (std::ranges::find(rhsContracting, rhs.quant->axis) != rhsContracting.end())
+      return ctx.error(
+          "Quantization dimension of rhs should not be in the contracting dimension of rhs");
+  }
+  return checkCommonContraction(ctx, lhs, rhs, result);
+}
+
+bool checkSamePerTensorQuantization(const OpContext& ctx, ir::Type a, ir::Type b) {
+  std::optional<ir::QuantType> qa = ir::quantTypeOf(a), qb = ir::quantTypeOf(b);
+  if (!qa || !qb || qa->perAxis() || qb->perAxis() || qa->sameElement(*qb))
+    return true;
+  return ctx.error("expect same quantization scale and zero_point but got " + quoted(a) + " vs " +
+                   quoted(b));
+}
+
+bool checkBroadcastQuantization(const OpContext& ctx, ir::Type operandType, ir::Type resultType,
+                                std::span<const int64_t> dims) {
+  std::optional<ir::QuantType> operand = ir::quantTypeOf(operandType);
+  std::optional<ir::QuantType> result = ir::quantTypeOf(resultType);
+  if (!operand || !result || !operand->perAxis() || !result->perAxis() ||
+      operand->axis >= static_cast<int64_t>(dims.size()))
+    return true;
+  int64_t operandDim = operand->axis, resultDim = result->axis;
+  int64_t mapped = dims[static_cast<size_t>(operandDim)];
+  if (resultDim != mapped)
+    return ctx.error("result quantization_dimension " + std::to_string(resultDim) +
+                     " not same as broadcast_dimensions[" + std::to_string(operandDim) +
+                     "] = " + std::to_string(mapped));
+  if (operand->shape[static_cast<size_t>(operandDim)] != 1)
+    return true;
+  for (size_t i = 0; i < result->scales.size(); ++i) {
+    if (result->scales[i] != operand->scales[0])
+      return ctx.error("mismatch result scale " + std::to_string(i) + " (" +
+                       mlirDouble(result->scales[i]) + ") and operand scale 0 (" +
+                       mlirDouble(operand->scales[0]) + ")");
+    if (result->zeroPoints[i] != operand->zeroPoints[0])
+      return ctx.error("mismatch result zero_point " + std::to_string(i) + " (" +
+                       std::to_string(result->zeroPoints[i]) + ") and operand zero_point 0 (" +
+                       std::to_string(operand->zeroPoints[0]) + ")");
+  }
+  return true;
+}
+
+void addQuantRules(RuleTable& table) {
+  table.emplace("stablehlo.uniform_quantize", OpRules{&uniformQuantizeEntry, nullptr});
+  table.emplace("stablehlo.uniform_dequantize", OpRules{nullptr, &uniformDequantizeInfer});
+}
+
+} // namespace shardscope::verify::detail

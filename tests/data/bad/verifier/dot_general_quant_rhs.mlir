@@ -1,0 +1,6 @@
+// dot_general_c14 (TypeInference.cpp verifyConvolutionDotGeneralCommonQuantizationConstraints): a quantized dot_general has a quantized rhs, and lhs and result are quantized alike
+func.func @main(%a: tensor<2x3x4x!quant.uniform<i8:f32, 1.000000e+00:17>>, %b: tensor<2x3x5xf32>) -> tensor<2x4x5x!quant.uniform<i8:f32, 1.000000e+00:17>> {
+  // expected-error@+1 {{rhs should be quantized for quantized operations and is_quantized(lhs)=is_quantized(result) should hold}}
+  %0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x3x4x!quant.uniform<i8:f32, 1.000000e+00:17>>, tensor<2x3x5xf32>) -> tensor<2x4x5x!quant.uniform<i8:f32, 1.000000e+00:17>>
+  return %0 : tensor<2x4x5x!quant.uniform<i8:f32, 1.000000e+00:17>>
+}
