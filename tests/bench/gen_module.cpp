@@ -14,19 +14,19 @@
 namespace {
 
 int usage() {
-  std::fprintf(stderr,
-               "usage: shardscope-gen-module [--ops N] [--ops-per-function M]\n"
-               "                             [--form pretty|mlir14-generic]\n"
-               "                             [--dot-form pretty|generic] [--shared-parameters]\n"
-               "                             [-o FILE]\n"
-               "  --ops N               number of StableHLO ops (default 100000)\n"
-               "  --ops-per-function M  ops per chain function (default 1000)\n"
-               "  --form pretty         JAX/Shardy spelling (default)\n"
-               "  --form mlir14-generic generic ops for mlir-opt-14 --allow-unregistered-dialect\n"
-               "  --dot-form F          pretty form only: dot_general spelling (default pretty)\n"
-               "  --shared-parameters   every dot_general / add also uses the function's\n"
-               "                        parameter %arg1 / %arg2 (weights used in every layer)\n"
-               "  -o FILE               output file (default stdout)\n");
+  std::fputs("usage: shardscope-gen-module [--ops N] [--ops-per-function M]\n"
+             "                             [--form pretty|mlir14-generic]\n"
+             "                             [--dot-form pretty|generic] [--shared-parameters]\n"
+             "                             [-o FILE]\n"
+             "  --ops N               number of StableHLO ops (default 100000)\n"
+             "  --ops-per-function M  ops per chain function (default 1000)\n"
+             "  --form pretty         JAX/Shardy spelling (default)\n"
+             "  --form mlir14-generic generic ops for mlir-opt-14 --allow-unregistered-dialect\n"
+             "  --dot-form F          pretty form only: dot_general spelling (default pretty)\n"
+             "  --shared-parameters   every dot_general / add also uses the function's\n"
+             "                        parameter %arg1 / %arg2 (weights used in every layer)\n"
+             "  -o FILE               output file (default stdout)\n",
+             stderr);
   return 2;
 }
 
