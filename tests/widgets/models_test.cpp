@@ -72,8 +72,10 @@ private Q_SLOTS:
   void problemsModel() {
     ProblemsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setRows({{QStringLiteral("error"), QStringLiteral("bad"), QStringLiteral("As written"), 3, 1},
-                   {QStringLiteral("warning"), QStringLiteral("meh"), QStringLiteral("Propagated"), 0, 0}});
+    model.setRows({{QStringLiteral("error"), QStringLiteral("bad"), QStringLiteral("As written"), 3,
+                    1, QStringLiteral("3:1:stablehlo.add"), 0},
+                   {QStringLiteral("warning"), QStringLiteral("meh"), QStringLiteral("Propagated"),
+                    0, 0, QString(), 1}});
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.index(0, ProblemsModel::Line).data().toString(), QStringLiteral("3:1"));
     QCOMPARE(model.index(0, 0).data(ProblemsModel::LineRole).toInt(), 3);

@@ -1,7 +1,9 @@
 #include "widgets/controller/engine_controller.h"
 
+#include "widgets/controller/collective_rows.h"
 #include "widgets/controller/graph_snapshot.h"
 #include "widgets/controller/op_ids.h"
+#include "widgets/controller/problem_rows.h"
 #include "widgets/controller/serve_client.h"
 #include "widgets/controller/value_rows.h"
 
@@ -32,21 +34,6 @@
 namespace shardscope::widgets {
 
 namespace {
-
-QString severityOf(support::Severity s) { return QString::fromLatin1(support::severityName(s)); }
-
-void addProblems(const support::CollectingSink& sink, const QString& stage,
-                 QVector<ProblemRow>& out) {
-  for (const support::Diagnostic& d : sink.diagnostics()) {
-    ProblemRow row{severityOf(d.severity), qs(d.message), stage, static_cast<int>(d.loc.line),
-                   static_cast<int>(d.loc.column)};
-    bool duplicate = false;
-    for (const ProblemRow& r : out)
-      duplicate = duplicate || (r.message == row.message && r.line == row.line);
-    if (!duplicate)
-      out.push_back(row);
-  }
-}
 
 // Finds the value of `module` with the stable id `id` (see ValueRow::id).
 const ir::Value* findValue(const ir::Module& module, const QString& id) {
@@ -134,7 +121,8 @@ public:
       program.reset();
     if (!program) {
       QVector<ProblemRow> problems;
-      addProblems(sink, stageTitle(StageId::AsWritten), problems);
+      addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
+                  stageTitle(StageId::AsWritten), nullptr, problems);
       const QString message =
           problems.isEmpty() ? QStringLiteral("could not load the program") : problems[0].message;
       post([c = m_controller, path, message, problems] {
@@ -148,7 +136,8 @@ public:
     snapshot->source = qs(program->sources().text(program->fileId()));
     snapshot->inputForm = qs(session::inputFormName(program->inputForm()));
     snapshot->inputFormDescription = qs(session::inputFormDescription(program->inputForm()));
-    addProblems(sink, stageTitle(StageId::AsWritten), snapshot->problems);
+    addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
+                stageTitle(StageId::AsWritten), &program->asWritten(), snapshot->problems);
     for (int i = 0; i < kNumStages; ++i) {
       snapshot->stages[i].stage = static_cast<StageId>(i);
       snapshot->stages[i].status = StageStatus::Pending;
@@ -250,6 +239,7 @@ public:
     if (!m_execution || !m_execution->setInputs(*inputs) || !m_execution->start()) {
       m_execution.reset();
       error(QStringLiteral("Could not start the run: %1").arg(lastError()));
+      publishStartFailure();
       return;
     }
     m_breakpoints = breakpoints;
@@ -312,6 +302,28 @@ public:
   }
 
   void setBreakpoints(const QSet<QString>& breakpoints) { m_breakpoints = breakpoints; }
+
+  // The run's diagnostics as problems of stage `Run`, located at ops of `module`; those the
+  // stages reported already (a stage computed for the run) are not repeated.
+  QVector<ProblemRow> runProblems(const ir::Module* module) const {
+    QVector<ProblemRow> rows = m_snapshot ? m_snapshot->problems : QVector<ProblemRow>();
+    const int known = rows.size();
+    addProblems(m_execSink.diagnostics(), -1, QStringLiteral("Run"), module, rows);
+    return rows.mid(known);
+  }
+
+  // A run that could not start: a failed snapshot with no devices, carrying the reason.
+  void publishStartFailure() {
+    auto snap = std::make_shared<ExecutionSnapshot>();
+    snap->failed = true;
+    snap->stopReason = QStringLiteral("could not start");
+    snap->problems =
+        runProblems(m_program ? m_program->cachedStage(session::Stage::PerDevice) : nullptr);
+    post([c = m_controller, snap] {
+      c->m_execution = snap;
+      Q_EMIT c->executionChanged(snap);
+    });
+  }
 
   void graph(StageId stage, const QString& function, const QStringList& expanded,
              const QStringList& collapsed, quint64 request) {
@@ -462,20 +474,24 @@ private:
         shardMaps = analysis::analyzeShardMaps(*module, stageSink);
       if (cancel && cancel->load())
         return false;
-      if (!collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values, cancel))
+      // Under explicit sharding, values have the types JAX gives them, and the ops JAX would
+      // reject while tracing are problems (of the program as written).
+      std::optional<analysis::ExplicitTyping> typing;
+      if (stage != StageId::PerDevice && module->op().hasAttr(analysis::kAxisTypesAttr)) {
+        support::CollectingSink ignored;
+        typing = analysis::computeExplicitTypes(*module, {},
+                                                stage == StageId::AsWritten ? stageSink : ignored);
+      }
+      if (!collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values, cancel,
+                         typing ? &*typing : nullptr))
         return false;
       if (session::isGradientStage(engineStage))
         collectGradientCollectives(*m_program, *module, out);
       else
         collectCollectives(*m_program, *module, stage, out);
-      if (stage == StageId::AsWritten) {
-        // Under explicit sharding, the ops JAX would reject while tracing are problems.
-        if (module->op().hasAttr(analysis::kAxisTypesAttr))
-          analysis::computeExplicitTypes(*module, {}, stageSink);
-      }
     }
     snapshot.stages[i] = std::move(out);
-    addProblems(stageSink, stageTitle(stage), snapshot.problems);
+    addProblems(stageSink.diagnostics(), i, stageTitle(stage), module, snapshot.problems);
     return true;
   }
 
@@ -543,67 +559,6 @@ private:
              qs(analysis::formatBytes(costs.totalBytesSent)));
   }
 
-  // The collectives of a gradient stage's gradient function: the forward ones it keeps and the
-  // backward ones the transpose rules made (they carry the location of the op they transpose).
-  static void collectGradientCollectives(const session::Program& program,
-                                         const ir::Module& module, StageSnapshot& out) {
-    const ir::Operation* fn = module.lookupFunction(out.function.toStdString());
-    if (!fn)
-      return;
-    const session::OpIndex written(program.asWritten());
-    addCollectiveRows(autodiff::functionCosts(module, *fn), out, [&](const ir::Operation& op) {
-      if (written.find(op))
-        return QStringLiteral("forward: written in the program");
-      return QStringLiteral("backward: from the transpose of the op at %1:%2")
-          .arg(op.loc().line)
-          .arg(op.loc().column);
-    });
-  }
-
-  static void collectCollectives(const session::Program& program, const ir::Module& module,
-                                 StageId stage, StageSnapshot& out) {
-    addCollectiveRows(analysis::collectiveCosts(module), out, [&](const ir::Operation& op) {
-      if (stage != StageId::Partitioned)
-        return QStringLiteral("written in the program");
-      return qs(program.causeOf(op).why);
-    }, stage == StageId::Partitioned ? &program : nullptr);
-  }
-
-  template <typename Why>
-  static void addCollectiveRows(const analysis::CostSummary& summary, StageSnapshot& out,
-                                Why why, const session::Program* partitioned = nullptr) {
-    std::map<QString, int> seen;
-    for (const analysis::CollectiveCost& cost : summary.collectives) {
-      CollectiveRow row;
-      row.opId = opIdOf(*cost.op);
-      if (int n = seen[row.opId]++)
-        row.opId += QStringLiteral("~%1").arg(n + 1);
-      row.op = qs(cost.op->name());
-      row.kind = QString::fromStdString(cost.kind);
-      for (const std::string& axis : cost.axes) {
-        row.axes.push_back(QString::fromStdString(axis));
-        qint64 bytes = 0;
-        for (const analysis::AxisTraffic& traffic : cost.perAxis)
-          if (traffic.axis == axis)
-            bytes += traffic.bytesSent;
-        row.axisBytes.push_back(bytes);
-      }
-      row.groupSize = cost.groupSize;
-      row.numGroups = cost.numGroups;
-      row.bytesSent = cost.bytesSent;
-      row.bytesReceived = cost.bytesReceived;
-      row.line = static_cast<int>(cost.op->loc().line);
-      row.column = static_cast<int>(cost.op->loc().column);
-      row.why = why(*cost.op);
-      if (partitioned)
-        row.inserted = partitioned->causeOf(*cost.op).inserted;
-      if (!cost.note.empty())
-        row.why += QStringLiteral(" (%1)").arg(QString::fromStdString(cost.note));
-      out.collectives.push_back(row);
-    }
-    out.totalBytes = QString::fromStdString(analysis::formatBytes(summary.totalBytesSent));
-  }
-
   void publish(const QString& reason) {
     m_lastReason = reason;
     auto snap = std::make_shared<ExecutionSnapshot>();
@@ -624,6 +579,7 @@ private:
       }
       snap->devices.push_back(pos);
     }
+    snap->problems = runProblems(&e.module());
     snap->referenceSummary = QString::fromStdString(e.referenceSummary());
     for (const session::Divergence& d : e.divergences()) {
       snap->divergences.push_back(

@@ -3,6 +3,7 @@
 #include "widgets/controller/op_ids.h"
 
 #include "core/analysis/collective_cost.h"
+#include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
 #include "core/io/mlir/mlir.h"
 #include "core/layout/dot_writer.h"
@@ -44,6 +45,24 @@ layout::GraphAnnotations annotate(const session::Program& program, const ir::Mod
           {site.op, site.operandIndex, axes + "}", analysis::pbroadcastReasonName(site.reason)});
     }
   }
+  // Under explicit mesh axes, edges carry the types JAX gives the values (per-device programs
+  // have no shardings left to type).
+  if (stage != StageId::PerDevice && module.op().hasAttr(analysis::kAxisTypesAttr))
+    if (const std::optional<analysis::ExplicitTyping> typing =
+            analysis::computeExplicitTypes(module, {}, ignored)) {
+      const auto label = [&](const ir::Value& v) {
+        if (const analysis::ExplicitType* t = typing->typeOf(v); t && t->known)
+          annotations.typeLabels[&v] = analysis::shortTypeStr(*t);
+      };
+      fn.walk([&](const ir::Operation& op) {
+        for (const auto& r : op.results())
+          label(*r);
+        for (unsigned i = 0; i < op.numRegions(); ++i)
+          if (!op.region(i).empty())
+            for (const auto& a : op.region(i).front().arguments())
+              label(*a);
+      });
+    }
   for (const analysis::CollectiveCost& cost : analysis::collectiveCosts(module).collectives) {
     layout::OpMark mark;
     mark.collective = true;

@@ -40,6 +40,11 @@ QColor heat(double t, bool dark) {
                           mid.blueF() + (end.blueF() - mid.blueF()) * f);
 }
 
+// "1 step", "12 steps".
+QString stepsText(qint64 steps) {
+  return steps == 1 ? TensorTile::tr("1 step") : TensorTile::tr("%1 steps").arg(steps);
+}
+
 } // namespace
 
 TensorTile::TensorTile(QWidget* parent) : QWidget(parent) {
@@ -420,9 +425,26 @@ QString ExecutionPanel::statusText(const ExecutionSnapshot& e) const {
     // The server died or hung: say so first, with its exit status and last messages.
     QString failure = e.failure.toHtmlEscaped();
     failure.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-    return tr("<span style='color:#d03030'><b>failed</b>%1 after %2 steps.</span> %3<br>"
+    return tr("<span style='color:#d03030'><b>failed</b>%1 after %2.</span> %3<br>"
               "Press Start for a new run.")
-        .arg(where.toHtmlEscaped(), QString::number(e.steps), failure);
+        .arg(where.toHtmlEscaped(), stepsText(e.steps), failure);
+  }
+  if (e.failed) {
+    // Where the run stopped and why: the engine's error, at its op and line.
+    const ProblemRow* error = nullptr;
+    for (const ProblemRow& p : e.problems)
+      if (p.isError())
+        error = &p;
+    QString at;
+    if (error && !error->opId.isEmpty())
+      at = tr(" at %1 (line %2)").arg(error->opId.section(QLatin1Char(':'), 2)).arg(error->line);
+    else if (error && error->line > 0)
+      at = tr(" at line %1").arg(error->line);
+    const QString what = e.started ? tr("failed%1%2 after %3").arg(where, at, stepsText(e.steps))
+                                   : tr("could not start%1%2").arg(where, at);
+    return tr("<span style='color:#d03030'><b>%1:</b></span> %2<br>Press Start for a new run.")
+        .arg(what.toHtmlEscaped(),
+             error ? error->message.toHtmlEscaped() : e.stopReason.toHtmlEscaped());
   }
   QStringList next;
   for (const DevicePosition& p : e.devices)
@@ -431,8 +453,8 @@ QString ExecutionPanel::statusText(const ExecutionSnapshot& e) const {
       if (!next.contains(item))
         next.push_back(item);
     }
-  return tr("<b>%1</b>%2 after %3 steps. Next: %4. %5")
-      .arg(e.stopReason.toHtmlEscaped(), where.toHtmlEscaped(), QString::number(e.steps),
+  return tr("<b>%1</b>%2 after %3. Next: %4. %5")
+      .arg(e.stopReason.toHtmlEscaped(), where.toHtmlEscaped(), stepsText(e.steps),
            next.isEmpty() ? tr("nothing (finished)") : next.join(QStringLiteral(", ")).toHtmlEscaped(),
            e.referenceSummary.toHtmlEscaped());
 }
