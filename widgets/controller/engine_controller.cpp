@@ -1,6 +1,7 @@
 #include "widgets/controller/engine_controller.h"
 
 #include "widgets/controller/collective_rows.h"
+#include "widgets/controller/execution_rows.h"
 #include "widgets/controller/graph_snapshot.h"
 #include "widgets/controller/op_ids.h"
 #include "widgets/controller/problem_rows.h"
@@ -34,56 +35,6 @@
 namespace shardscope::widgets {
 
 namespace {
-
-// Finds the value of `module` with the stable id `id` (see ValueRow::id).
-const ir::Value* findValue(const ir::Module& module, const QString& id) {
-  if (id.startsWith(QLatin1String("arg:"))) {
-    const QString rest = id.mid(4);
-    const int hash = rest.lastIndexOf(QLatin1Char('#'));
-    const ir::Operation* fn = module.lookupFunction(rest.left(hash).toStdString());
-    const ir::Block* body = fn ? ir::func::body(*fn) : nullptr;
-    const unsigned index = rest.mid(hash + 1).toUInt();
-    return body && index < body->numArguments() ? body->argument(index) : nullptr;
-  }
-  const int at = id.lastIndexOf(QLatin1Char('@'));
-  if (at > 0 && !id.mid(at).contains(QLatin1Char(':'))) {
-    // A region argument: `OPID@REGION.INDEX`.
-    const QString opId = id.left(at);
-    const QStringList parts = id.mid(at + 1).split(QLatin1Char('.'));
-    const unsigned r = parts.value(0).toUInt(), i = parts.value(1).toUInt();
-    const ir::Value* found = nullptr;
-    module.op().walk([&](const ir::Operation& op) {
-      if (!found && r < op.numRegions() && opIdOf(op) == opId && !op.region(r).empty() &&
-          i < op.region(r).front().numArguments())
-        found = op.region(r).front().argument(i);
-    });
-    return found;
-  }
-  const int hash = id.lastIndexOf(QLatin1Char('#'));
-  const QString opId = id.left(hash);
-  const unsigned index = id.mid(hash + 1).toUInt();
-  const ir::Value* found = nullptr;
-  module.op().walk([&](const ir::Operation& op) {
-    if (!found && index < op.numResults() && opIdOf(op) == opId)
-      found = op.result(index);
-  });
-  return found;
-}
-
-TensorData tensorData(const exec::Tensor* t) {
-  TensorData data;
-  if (!t)
-    return data;
-  data.valid = true;
-  for (int64_t d : t->shape())
-    data.shape.push_back(d);
-  const int64_t n = std::min<int64_t>(t->numElements(), 1 << 20);
-  data.values.reserve(static_cast<int>(n));
-  const bool isFloat = ir::isFloatElement(t->elementType());
-  for (int64_t i = 0; i < n; ++i)
-    data.values.push_back(isFloat ? t->floatAt(i) : static_cast<double>(t->intAt(i)));
-  return data;
-}
 
 // Programs with more ops than this open before their as-written rows are built.
 constexpr int64_t kEagerOps = 10000;
@@ -561,55 +512,8 @@ private:
 
   void publish(const QString& reason) {
     m_lastReason = reason;
-    auto snap = std::make_shared<ExecutionSnapshot>();
-    const session::Execution& e = *m_execution;
-    snap->started = true;
-    snap->finished = e.finished();
-    snap->failed = e.failed();
-    snap->stopReason = reason;
-    snap->steps = e.steps();
-    for (int64_t d = 0; d < e.numDevices(); ++d) {
-      DevicePosition pos;
-      pos.device = d;
-      if (const ir::Operation* op = e.currentOp(d)) {
-        pos.op = qs(op->name());
-        pos.opId = opIdOf(*op);
-        pos.line = static_cast<int>(op->loc().line);
-        pos.depth = static_cast<int>(e.depth(d));
-      }
-      snap->devices.push_back(pos);
-    }
-    snap->problems = runProblems(&e.module());
-    snap->referenceSummary = QString::fromStdString(e.referenceSummary());
-    for (const session::Divergence& d : e.divergences()) {
-      snap->divergences.push_back(
-          d.op ? QStringLiteral("line %1: %2").arg(d.op->loc().line).arg(qs(d.message))
-               : qs(d.message));
-      for (int64_t dev : d.devices)
-        if (!snap->divergingDevices.contains(dev))
-          snap->divergingDevices.push_back(dev);
-    }
-    snap->valueId = m_watched;
-    if (!m_watched.isEmpty()) {
-      if (const ir::Value* value = findValue(e.module(), m_watched)) {
-        for (int64_t d = 0; d < e.numDevices(); ++d) {
-          snap->perDevice.push_back(tensorData(e.value(d, value)));
-          if (!snap->perDevice.back().valid)
-            snap->perDevice.back().note = QString::fromStdString(e.whyNoValue(d, value));
-        }
-        std::string err;
-        if (std::optional<session::Assembled> global = e.globalValue(value, err)) {
-          snap->global = tensorData(&global->value);
-          snap->replicaProblem = QString::fromStdString(global->replicaProblem);
-        } else {
-          snap->global.note = QString::fromStdString(err);
-        }
-        if (const ir::Operation* op = value->definingOp())
-          snap->reference = tensorData(e.referenceValue(*op, value->index()));
-      } else {
-        snap->global.note = QStringLiteral("the value is not in the per-device program");
-      }
-    }
+    auto snap = std::make_shared<ExecutionSnapshot>(
+        executionSnapshot(*m_execution, reason, m_watched, runProblems(&m_execution->module())));
     post([c = m_controller, snap] {
       c->m_execution = snap;
       Q_EMIT c->executionChanged(snap);

@@ -233,6 +233,13 @@ struct ExecutionSnapshot {
   QString valueId;   ///< the value shown
   QString valueName;
   QVector<TensorData> perDevice; ///< by device index
+  /// The part of the reference value each device should hold (by device index; invalid when
+  /// there is no reference value for it).
+  QVector<TensorData> referencePerDevice;
+  /// Whether the reference check compared the value shown: then `differingDevices` are the
+  /// devices whose blocks differ from the reference's.
+  bool valueCompared = false;
+  QVector<qint64> differingDevices;
   TensorData global;
   TensorData reference;
   QString replicaProblem;
