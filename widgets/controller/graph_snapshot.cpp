@@ -1,5 +1,6 @@
 #include "widgets/controller/graph_snapshot.h"
 
+#include "widgets/controller/collective_rows.h"
 #include "widgets/controller/op_ids.h"
 
 #include "core/analysis/collective_cost.h"
@@ -63,12 +64,23 @@ layout::GraphAnnotations annotate(const session::Program& program, const ir::Mod
               label(*a);
       });
     }
-  for (const analysis::CollectiveCost& cost : analysis::collectiveCosts(module).collectives) {
+  // Collectives with their cost and cause: a per-device collective has the cause of the
+  // partitioned one it came from.
+  const analysis::CostSummary costs = analysis::collectiveCosts(module);
+  std::unordered_map<const ir::Operation*, const ir::Operation*> origins;
+  if (stage == StageId::PerDevice)
+    if (const ir::Module* partitioned = program.cachedStage(session::Stage::Partitioned))
+      origins = partitionedOrigins(costs, analysis::collectiveCosts(*partitioned));
+  for (const analysis::CollectiveCost& cost : costs.collectives) {
     layout::OpMark mark;
     mark.collective = true;
     mark.bytes = cost.bytesSent;
-    if (stage == StageId::Partitioned) {
-      const session::Program::CollectiveCause cause = program.causeOf(*cost.op);
+    const auto origin = origins.find(cost.op);
+    const ir::Operation* caused = stage == StageId::Partitioned ? cost.op
+                                  : origin != origins.end()     ? origin->second
+                                                                : nullptr;
+    if (caused) {
+      const session::Program::CollectiveCause cause = program.causeOf(*caused);
       mark.inserted = cause.inserted;
       mark.note = cause.why;
     }
