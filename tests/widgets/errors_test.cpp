@@ -185,6 +185,13 @@ private Q_SLOTS:
         program->findValue(StageId::AsWritten, QStringLiteral("30:5:stablehlo.dot_general#0"));
     QVERIFY(xw);
     QCOMPARE(xw->typed, QStringLiteral("f32[8@X,8]"));
+    // Later stages show the shardings their passes gave: propagation splits %h's columns over X
+    // (from %skip), and its type says so.
+    const ValueRow* h =
+        program->findValue(StageId::Partitioned, QStringLiteral("32:5:stablehlo.tanh#0"));
+    QVERIFY(h);
+    QCOMPARE(h->shardy, QStringLiteral("#sdy.sharding<@mesh, [{}, {\"X\"}]>"));
+    QCOMPARE(h->typed, QStringLiteral("f32[8,8@X]"));
   }
 
   // The gutter marks line 33 and says the message on hover; the inspector repeats it.

@@ -425,14 +425,11 @@ private:
         shardMaps = analysis::analyzeShardMaps(*module, stageSink);
       if (cancel && cancel->load())
         return false;
-      // Under explicit sharding, values have the types JAX gives them, and the ops JAX would
-      // reject while tracing are problems (of the program as written).
+      // Under explicit sharding, the values of the program as written (the one JAX traced) have
+      // the types JAX gives them, and the ops JAX would reject while tracing are problems.
       std::optional<analysis::ExplicitTyping> typing;
-      if (stage != StageId::PerDevice && module->op().hasAttr(analysis::kAxisTypesAttr)) {
-        support::CollectingSink ignored;
-        typing = analysis::computeExplicitTypes(*module, {},
-                                                stage == StageId::AsWritten ? stageSink : ignored);
-      }
+      if (stage == StageId::AsWritten && module->op().hasAttr(analysis::kAxisTypesAttr))
+        typing = analysis::computeExplicitTypes(*module, {}, stageSink);
       if (!collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values, cancel,
                          typing ? &*typing : nullptr))
         return false;

@@ -46,9 +46,9 @@ layout::GraphAnnotations annotate(const session::Program& program, const ir::Mod
           {site.op, site.operandIndex, axes + "}", analysis::pbroadcastReasonName(site.reason)});
     }
   }
-  // Under explicit mesh axes, edges carry the types JAX gives the values (per-device programs
-  // have no shardings left to type).
-  if (stage != StageId::PerDevice && module.op().hasAttr(analysis::kAxisTypesAttr))
+  // Under explicit mesh axes, the edges of the program as written (the one JAX traced) carry the
+  // types JAX gives the values; later stages show the shardings their passes gave.
+  if (stage == StageId::AsWritten && module.op().hasAttr(analysis::kAxisTypesAttr))
     if (const std::optional<analysis::ExplicitTyping> typing =
             analysis::computeExplicitTypes(module, {}, ignored)) {
       const auto label = [&](const ir::Value& v) {
