@@ -150,6 +150,17 @@ private Q_SLOTS:
     QCOMPARE(add->pen().color(), QColor(0xd0, 0x30, 0x30));
     QCOMPARE(add->brush().color(), QColor(0xfb, 0xdc, 0xdc));
     QVERIFY2(add->toolTip().contains(kIllegalMessage), qPrintable(add->toolTip()));
+    // Its red `error` tab, inside the scene.
+    QGraphicsSimpleTextItem* tab = nullptr;
+    for (QGraphicsItem* child : add->childItems())
+      for (QGraphicsItem* text : child->childItems())
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(text);
+            t && t->text() == QStringLiteral("error"))
+          tab = t;
+    QVERIFY(tab);
+    QCOMPARE(static_cast<QGraphicsRectItem*>(tab->parentItem())->brush().color(),
+             QColor(0xd0, 0x30, 0x30));
+    QVERIFY(graph->scene()->sceneRect().contains(tab->sceneBoundingRect()));
     QGraphicsRectItem* tanh = nodeOf(graph, kTanh);
     QVERIFY(tanh);
     QVERIFY(tanh->pen().color() != QColor(0xd0, 0x30, 0x30));

@@ -16,6 +16,8 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -168,6 +170,13 @@ private Q_SLOTS:
     }
     QVERIFY(tiles[4]->geometry().top() > tiles[0]->geometry().bottom());
     QCOMPARE(tiles[4]->geometry().left(), tiles[0]->geometry().left());
+    // At 1440x900 both rows show in the Execution dock without scrolling.
+    window.findChild<QDockWidget*>(QStringLiteral("executionDock"))->raise();
+    QTest::qWait(50);
+    auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("executionDockScroll"));
+    QVERIFY(scroll);
+    QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
+    QVERIFY(tiles[4]->isVisible() && tiles[4]->height() >= tiles[4]->minimumSizeHint().height());
   }
 
   // x=2, y=2, z=2: x down; y across, and z across inside each y group, a gap between the groups.

@@ -357,7 +357,8 @@ void GraphPanel::rebuildScene() {
   addClusters(dark, small);
   addEdges(dark, small);
   addNodes(font, small);
-  m_scene->setSceneRect(g.bounds.adjusted(-20, -20, 20, 20));
+  // (Error tabs sit left of their nodes, possibly outside the layout's bounds.)
+  m_scene->setSceneRect(g.bounds.adjusted(-20, -20, 20, 20).united(m_scene->itemsBoundingRect()));
   updateHighlights();
 }
 

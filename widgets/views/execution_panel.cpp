@@ -279,11 +279,10 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
     : QWidget(parent), m_controller(controller), m_context(context), m_backend(new QComboBox(this)),
       m_ranks(new QSpinBox(this)), m_inputs(new QLineEdit(this)),
       m_reference(new QCheckBox(tr("Reference check"), this)), m_buttonRow(new QWidget(this)),
-      m_status(new QLabel(this)), m_valueTitle(new QLabel(this)), m_meshCaption(new QLabel(this)),
-      m_tileBox(new QWidget(this)), m_tileLayout(new QGridLayout(m_tileBox)),
-      m_global(new TensorTile(this)), m_referenceTile(new TensorTile(this)),
-      m_divergences(new QLabel(this)), m_table(new QTableView(this)),
-      m_model(new DeviceValuesModel(this)) {
+      m_status(new QLabel(this)), m_valueTitle(new QLabel(this)), m_tileBox(new QWidget(this)),
+      m_tileLayout(new QGridLayout(m_tileBox)), m_global(new TensorTile(this)),
+      m_referenceTile(new TensorTile(this)), m_divergences(new QLabel(this)),
+      m_table(new QTableView(this)), m_model(new DeviceValuesModel(this)) {
   setObjectName(QStringLiteral("executionPanel"));
   m_backend->setObjectName(QStringLiteral("backendCombo"));
   m_backend->addItem(tr("Local"), QStringLiteral("local"));
@@ -330,14 +329,7 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   auto* tilesAndTotals = new QWidget(this);
   auto* th = new QHBoxLayout(tilesAndTotals);
   th->setContentsMargins(0, 0, 0, 0);
-  auto* tileColumn = new QVBoxLayout;
-  tileColumn->setContentsMargins(0, 0, 0, 0);
-  tileColumn->setSpacing(2);
-  m_meshCaption->setObjectName(QStringLiteral("tileMeshCaption"));
-  m_meshCaption->setVisible(false);
-  tileColumn->addWidget(m_meshCaption);
-  tileColumn->addWidget(m_tileBox, 1);
-  th->addLayout(tileColumn, 3);
+  th->addWidget(m_tileBox, 3);
   auto* right = new QVBoxLayout;
   right->addWidget(m_global);
   right->addWidget(m_referenceTile);
@@ -356,13 +348,20 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   tabs->setDocumentMode(true);
   tabs->addTab(tilesAndTotals, tr("Side by side"));
   tabs->addTab(m_table, tr("Table"));
+  // The tabs take the height the dock has (the table's preferred 192 px would make the dock
+  // scroll), at least two rows of tiles.
+  tabs->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+  tabs->setMinimumHeight(2 * TensorTile().minimumSizeHint().height() + 40);
+  // The value's title sits in the tab row, which has room for it: the tiles get the height.
+  m_valueTitle->setObjectName(QStringLiteral("executionValueTitle"));
+  m_valueTitle->setContentsMargins(8, 0, 4, 0);
+  tabs->setCornerWidget(m_valueTitle, Qt::TopRightCorner);
 
   auto* layout = new QVBoxLayout(this);
   layout->setSpacing(4);
   layout->addLayout(setup);
   layout->addWidget(m_buttonRow);
   layout->addWidget(m_status);
-  layout->addWidget(m_valueTitle);
   layout->addWidget(tabs, 1);
   layout->addWidget(m_divergences);
 
@@ -487,10 +486,14 @@ void ExecutionPanel::refresh() {
   } else {
     m_status->setText(statusText(*e));
   }
-  m_valueTitle->setText(value ? tr("Value <b>%1</b> %2 on every device:")
-                                    .arg(value->name.toHtmlEscaped(), value->typed.toHtmlEscaped())
-                              : tr("Select a value to see it on every device."));
   updateDeviceTiles(e);
+  const QString arrangement =
+      m_meshArrangement.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_meshArrangement);
+  m_valueTitle->setText(
+      value ? tr("Value <b>%1</b> %2 on every device%3")
+                  .arg(value->name.toHtmlEscaped(), value->typed.toHtmlEscaped(),
+                       arrangement.toHtmlEscaped())
+            : tr("Select a value to see it on every device%1.").arg(arrangement.toHtmlEscaped()));
   const bool same = e && e->valueId == m_context->selectedValue();
   TensorData global = same ? e->global : TensorData();
   if (!global.valid && global.note.isEmpty())
@@ -610,18 +613,14 @@ void ExecutionPanel::arrangeTiles(const MeshInfo& mesh) {
   for (int c = 0; c < lastCol; ++c)
     m_tileLayout->setColumnMinimumWidth(c, usedCols.contains(c) ? 0 : 6);
   // The caption names the axes as `tileCell` places them: pairs, first down, second across.
-  QStringList axes, down, across;
+  QStringList down, across;
   const int rank = mesh.axisNames.size();
-  for (int a = 0; a < rank; ++a) {
-    axes.push_back(QStringLiteral("%1=%2").arg(mesh.axisNames[a]).arg(mesh.axisSizes[a]));
+  for (int a = 0; a < rank; ++a)
     (a % 2 == 0 && a + 1 < rank ? down : across).push_back(mesh.axisNames[a]);
-  }
   const QString times = QStringLiteral(" \u00d7 ");
-  m_meshCaption->setText(asMesh && rank >= 2 ? tr("Devices as in the mesh [%1]: %2 down, %3 across")
-                                                   .arg(axes.join(QStringLiteral(", ")),
-                                                        down.join(times), across.join(times))
-                                             : QString());
-  m_meshCaption->setVisible(!m_meshCaption->text().isEmpty());
+  m_meshArrangement = asMesh && rank >= 2
+                          ? tr("%1 down, %2 across").arg(down.join(times), across.join(times))
+                          : QString();
   m_tileMesh = mesh.axisSizes;
 }
 

@@ -35,8 +35,8 @@ public:
   void setMarkedElements(QVector<bool> marked);
   int markedElementCount() const;
   const TensorData& tensor() const { return m_data; }
-  QSize sizeHint() const override { return {150, 110}; }
-  QSize minimumSizeHint() const override { return {100, 70}; }
+  QSize sizeHint() const override { return {150, 56}; }
+  QSize minimumSizeHint() const override { return {100, 48}; }
 
   /// True when the tile draws a heat map (too many elements, or too little room, for numbers).
   bool isHeatMap() const;
@@ -113,11 +113,11 @@ private:
   QPushButton* m_breakpoint;
   QLabel* m_status;
   QLabel* m_valueTitle;
-  QLabel* m_meshCaption;
   QWidget* m_tileBox;
   QGridLayout* m_tileLayout;
   QList<TensorTile*> m_tiles;
   QVector<qint64> m_tileMesh; ///< the mesh shape the tiles are arranged for
+  QString m_meshArrangement;  ///< which axes run down and across (`X down, Y across`)
   TensorTile* m_global;
   TensorTile* m_referenceTile;
   QLabel* m_divergences;
