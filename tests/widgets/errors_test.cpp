@@ -219,6 +219,14 @@ private Q_SLOTS:
     QVERIFY(marker.error);
     QVERIFY(marker.messages.join(u'\n').contains(kIllegalMessage));
     QVERIFY(!source->lineMarkers().contains(32));
+    // The Stage IR marks the line where the add is printed.
+    auto* stageText = window.findChild<SourceView*>(QStringLiteral("stageTextView"));
+    QVERIFY(stageText);
+    const int printed =
+        window.context()->program()->stage(StageId::AsWritten).opLines.value(kIllegalAdd);
+    QVERIFY(printed > 0);
+    QCOMPARE(stageText->lineMarkers().keys(), QList<int>({printed}));
+    QVERIFY(stageText->lineMarkers().value(printed).messages.join(u'\n').contains(kIllegalMessage));
     // Hover: the gutter's tooltip at line 33 names the message, at line 32 nothing.
     window.context()->selectLine(33); // scrolls it into view
     const int y = source->lineCenterY(33);
