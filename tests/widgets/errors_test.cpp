@@ -35,6 +35,7 @@ namespace {
 
 const QString kIllegal = QStringLiteral(SHARDSCOPE_TEST_DATA_DIR
                                         "/../../resources/examples/explicit_sharding_illegal.mlir");
+const QString kWidgetData = QStringLiteral(SHARDSCOPE_WIDGET_TEST_DATA_DIR);
 const QString kUnsupported =
     QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/session/unsupported_op.mlir");
 
@@ -251,6 +252,28 @@ private Q_SLOTS:
     // A value of another op has no problem section.
     window.context()->selectLine(32);
     QVERIFY(!inspector->toPlainText().contains(kIllegalMessage));
+  }
+
+  // A program the Shardy verifier rejects does not load: its error is a problem at line 5, and
+  // the source's gutter marks that line with the verifier's message.
+  void verifierErrorIsMarkedInTheSource() {
+    MainWindow window;
+    window.show();
+    QSignalSpy failed(&window, &MainWindow::programFailed);
+    QVERIFY(window.openFile(kWidgetData + QStringLiteral("/unknown_axis.mlir")));
+    QVERIFY(failed.wait(30000));
+    auto* problems = window.findChild<ProblemsPanel*>(QStringLiteral("problemsPanel"));
+    QVERIFY(problems->model()->rowCount() >= 1);
+    const ProblemRow& row = problems->model()->rows().first();
+    QVERIFY(row.isError());
+    QCOMPARE(row.line, 5);
+    QVERIFY2(row.message.contains(QStringLiteral("unknown axis name: \"z\"")),
+             qPrintable(row.message));
+    auto* source = window.findChild<SourceView*>(QStringLiteral("sourceView"));
+    QTRY_VERIFY(source->lineMarkers().contains(5));
+    QVERIFY(source->lineMarkers().value(5).error);
+    QVERIFY(source->lineMarkers().value(5).messages.join(u'\n').contains(
+        QStringLiteral("unknown axis name")));
   }
 
   // An op the interpreter does not know (line 3) fails the run: with the reference check the
