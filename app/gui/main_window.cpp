@@ -173,6 +173,7 @@ MainWindow::MainWindow(QWidget* parent)
               dock->raise();
             if (!problems.isEmpty() && problems.first().line > 0)
               m_sourceView->setHighlights(problems.first().line, {});
+            updateProblemMarkers(problems);
             statusBar()->showMessage(tr("Could not analyse the program: %1").arg(message));
             Q_EMIT programFailed();
           });
@@ -194,7 +195,12 @@ MainWindow::MainWindow(QWidget* parent)
   connect(m_context, &widgets::SessionContext::programChanged, this, [this] {
     const widgets::ProgramSnapshotPtr program = m_context->program();
     m_stageText->showText(program ? program->stage(m_context->stage()).text : QString());
+    updateProblemMarkers();
   });
+  connect(m_context, &widgets::SessionContext::stageChanged, this,
+          [this] { updateProblemMarkers(); });
+  connect(m_context, &widgets::SessionContext::executionChanged, this,
+          [this] { updateProblemMarkers(); });
   connect(m_sourceView, &widgets::SourceView::lineClicked, m_context,
           &widgets::SessionContext::selectLine);
   // The Stage IR is linked like the source: a click selects the op printed there, and the
@@ -589,6 +595,32 @@ void MainWindow::updateSourceHighlights() {
       if (const int line = stage.opLines.value(p.opId); line > 0 && !currentInStage.contains(line))
         currentInStage.push_back(line);
   m_stageText->setHighlights(stage.opLines.value(selectedOp), currentInStage);
+}
+
+void MainWindow::updateProblemMarkers(QVector<widgets::ProblemRow> problems) {
+  const widgets::ProgramSnapshotPtr program = m_context->program();
+  if (program)
+    problems = program->problemsOf(m_context->stage());
+  if (const widgets::ExecutionSnapshotPtr run = m_context->execution())
+    problems += run->problems;
+  QMap<int, widgets::SourceView::LineMarker> source, stage;
+  const auto mark = [](QMap<int, widgets::SourceView::LineMarker>& markers, int line,
+                       const widgets::ProblemRow& p) {
+    if (line <= 0 || (!p.isError() && p.severity != QLatin1String("warning")))
+      return;
+    auto it = markers.find(line);
+    if (it == markers.end())
+      it = markers.insert(line, {p.isError(), {}});
+    it->error = it->error || p.isError();
+    it->messages.push_back(QStringLiteral("%1 (%2): %3").arg(p.severity, p.stage, p.message));
+  };
+  for (const widgets::ProblemRow& p : problems) {
+    mark(source, p.line, p);
+    if (program && !p.opId.isEmpty())
+      mark(stage, program->stage(m_context->stage()).opLines.value(p.opId), p);
+  }
+  m_sourceView->setLineMarkers(source);
+  m_stageText->setLineMarkers(stage);
 }
 
 void MainWindow::createMenus() {

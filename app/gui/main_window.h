@@ -95,6 +95,9 @@ private:
   void restoreWindowSettings();
   void saveWindowSettings() const;
   void updateSourceHighlights();
+  /// Marks the lines of the stage's problems, and of the run's, in both text views' gutters;
+  /// `problems` are marked too (a failed load's).
+  void updateProblemMarkers(QVector<widgets::ProblemRow> problems = {});
   void fileChangedOnDisk(const QString& path);
   void applyPendingSession();
   /// "Analysed F: N values, M collectives after partitioning, K problems" in the status bar.

@@ -312,7 +312,8 @@ private:
   }
 
   std::string edgeLabel(const ir::Value& value) const {
-    std::string label = typedLabel(value);
+    const auto typed = m_ann.typeLabels.find(&value);
+    std::string label = typed != m_ann.typeLabels.end() ? typed->second : typedLabel(value);
     auto it = m_ann.variance.find(&value);
     if (it == m_ann.variance.end() || it->second.empty())
       return label;

@@ -144,6 +144,9 @@ struct GraphAnnotations {
   const std::unordered_map<const ir::Value*, std::string>* valueNames = nullptr;
   /// Variance of values inside manual computations, as `{V:x,y}`.
   std::unordered_map<const ir::Value*, std::string> variance;
+  /// Types that replace a value's typed notation in its edge label: under explicit mesh axes,
+  /// the type JAX gives it (`f32[8@X,8]`), so edges read as JAX's messages do.
+  std::unordered_map<const ir::Value*, std::string> typeLabels;
   /// Collectives (and anything else to mark) by op.
   std::unordered_map<const ir::Operation*, OpMark> ops;
   std::vector<PbroadcastMark> pbroadcasts;

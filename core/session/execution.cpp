@@ -454,6 +454,25 @@ const exec::Tensor* Execution::referenceValue(const ir::Operation& op, unsigned 
   return &it->second[index];
 }
 
+std::optional<exec::Tensor> Execution::referenceBlock(const ir::Value* value,
+                                                      int64_t device) const {
+  const ir::Operation* op = value ? value->definingOp() : nullptr;
+  const exec::Tensor* expected = op ? referenceValue(*op, value->index()) : nullptr;
+  if (!expected)
+    return std::nullopt;
+  if (!m_mesh)
+    return *expected; // one device holds all of it
+  std::optional<sharding::ShardingLayout> layout = layoutOf(*op, value->index());
+  if (!layout)
+    return std::nullopt;
+  return blockOf(*expected, *layout, device);
+}
+
+bool Execution::compared(const ir::Value* value) const {
+  const ir::Operation* op = value ? value->definingOp() : nullptr;
+  return op && m_compared.count({op, value->index()}) > 0;
+}
+
 const exec::Tensor* Execution::referenceBound(const ir::Operation& op, unsigned index) const {
   const ir::Operation* refOp = m_referenceIndex && m_bounds ? m_referenceIndex->find(op) : nullptr;
   return refOp && index < refOp->numResults() ? m_bounds->bound(refOp->result(index)) : nullptr;
@@ -485,6 +504,7 @@ void Execution::checkExecuted(const ir::Operation& op) {
       continue;
     }
     ++m_checked;
+    m_compared.insert({&op, r});
     const exec::Tensor* bound = referenceBound(op, r);
     exec::CompareOptions options = toleranceFor(*expected, bound);
     if (bound && referenceEstimated(op, r))
@@ -888,6 +908,8 @@ std::string Execution::referenceSummary() const {
                             (m_unstable == 1 ? "" : "s") +
                             " not compared: reordered float sums may flip the comparisons "
                             "they come from)";
+  if (reference == 0 && replicas == 0 && m_checked == 0)
+    return "no value compared with the reference yet" + unstable;
   if (reference == 0 && replicas == 0)
     return "all " + std::to_string(m_checked) + " checked values match the reference" + unstable;
   return std::to_string(reference) + " of " + std::to_string(m_checked) +

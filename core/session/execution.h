@@ -183,6 +183,15 @@ public:
   std::optional<Assembled> globalValue(const ir::Value* value, std::string& error) const;
   /// The reference run's value of the op that `op` came from (result `index`), or null.
   const exec::Tensor* referenceValue(const ir::Operation& op, unsigned index) const;
+  /// The part of the reference value of `value` (an op result of the running module) that
+  /// `device` holds under the value's sharding, padded like the device's block: what the device
+  /// should hold. Nothing when the reference has no value for it (yet) or the value has no global
+  /// layout (inside a manual computation). A partial value's block is the complete reference.
+  std::optional<exec::Tensor> referenceBlock(const ir::Value* value, int64_t device) const;
+  /// Whether the reference check compared `value` (an op result of the running module) with the
+  /// reference: false before its op ran, without a reference value, or when reordered float sums
+  /// make the comparison meaningless.
+  bool compared(const ir::Value* value) const;
 
   /// The function's results as global values, after the run finished.
   std::optional<std::vector<exec::Tensor>> globalResults(std::string& error) const;
@@ -247,6 +256,7 @@ private:
   std::unique_ptr<ReorderBounds> m_bounds;
   int64_t m_unstable = 0; // values reordering can flip, not compared
   int64_t m_checked = 0;
+  std::set<std::pair<const ir::Operation*, unsigned>> m_compared; // the values checked
   std::vector<Divergence> m_divergences;
 
   std::set<const ir::Operation*> m_breakpoints;

@@ -72,8 +72,10 @@ private Q_SLOTS:
   void problemsModel() {
     ProblemsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setRows({{QStringLiteral("error"), QStringLiteral("bad"), QStringLiteral("As written"), 3, 1},
-                   {QStringLiteral("warning"), QStringLiteral("meh"), QStringLiteral("Propagated"), 0, 0}});
+    model.setRows({{QStringLiteral("error"), QStringLiteral("bad"), QStringLiteral("As written"), 3,
+                    1, QStringLiteral("3:1:stablehlo.add"), 0},
+                   {QStringLiteral("warning"), QStringLiteral("meh"), QStringLiteral("Propagated"),
+                    0, 0, QString(), 1}});
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.index(0, ProblemsModel::Line).data().toString(), QStringLiteral("3:1"));
     QCOMPARE(model.index(0, 0).data(ProblemsModel::LineRole).toInt(), 3);
@@ -92,11 +94,38 @@ private Q_SLOTS:
       t.shape = {2};
       t.values = {double(d), double(d + 1)};
       snap->perDevice.push_back(t);
+      // The reference agrees except on device 2, which should hold [9, 9].
+      if (d == 2)
+        t.values = {9, 9};
+      snap->referencePerDevice.push_back(t);
     }
+    snap->valueId = QStringLiteral("11:3:stablehlo.add#0");
+    snap->valueCompared = true;
+    snap->differingDevices = {2};
     snap->divergingDevices = {2};
     model.setExecution(snap);
     QCOMPARE(model.rowCount(), 4);
     QCOMPARE(model.index(1, DeviceValuesModel::Elements).data().toString(), QStringLiteral("[1, 2]"));
+    QCOMPARE(model.index(2, DeviceValuesModel::Reference).data().toString(),
+             QStringLiteral("[9, 9]"));
+    QCOMPARE(model.index(2, DeviceValuesModel::Status).data().toString(),
+             QStringLiteral("differs from the reference"));
+    QCOMPARE(model.index(1, DeviceValuesModel::Status).data().toString(),
+             QStringLiteral("matches the reference"));
+    // Not compared (an op without a reference value): the table says so rather than nothing.
+    auto uncompared = std::make_shared<ExecutionSnapshot>(*snap);
+    uncompared->valueCompared = false;
+    uncompared->referencePerDevice = QVector<TensorData>(4); // none has a reference value
+    model.setExecution(uncompared);
+    QCOMPARE(model.index(1, DeviceValuesModel::Status).data().toString(),
+             QStringLiteral("not compared: no reference value"));
+    QCOMPARE(model.index(1, DeviceValuesModel::Reference).data().toString(),
+             QStringLiteral("no reference value"));
+    // A run in a server process reports divergences only: the Check column says which diverge.
+    auto served = std::make_shared<ExecutionSnapshot>(*uncompared);
+    served->referencePerDevice.clear();
+    model.setExecution(served);
+    QVERIFY(model.index(2, DeviceValuesModel::Reference).data().isNull());
     QCOMPARE(model.index(2, DeviceValuesModel::Status).data().toString(), QStringLiteral("diverges"));
     model.setExecution(nullptr);
     QCOMPARE(model.rowCount(), 0);

@@ -359,6 +359,29 @@ private Q_SLOTS:
     QVERIFY(e && e->started && !e->failed);
   }
 
+  // A step that fails in the server is a problem of the run at the op and line where it failed:
+  // the interpreter does not know `mydialect.frobnicate` (line 3, column 3).
+  void failedStepIsAProblem() {
+    ServeClient client;
+    client.setCommand(ServeClient::localCommand(kCli));
+    const QString program =
+        QStringLiteral(SHARDSCOPE_TEST_DATA_DIR) + QStringLiteral("/session/unsupported_op.mlir");
+    ExecutionSnapshotPtr e = runServe(client, [&] { client.startRun(program, {}, false, {}, {}); });
+    QVERIFY(e && e->started && !e->failed);
+    QVERIFY(e->problems.isEmpty());
+    e = runServe(client, [&] { client.step(K::Step); });
+    QVERIFY(e && e->failed);
+    QCOMPARE(e->problems.size(), 1);
+    const ProblemRow& row = e->problems.first();
+    QCOMPARE(row.stage, QStringLiteral("Run"));
+    QCOMPARE(row.severity, QStringLiteral("error"));
+    QCOMPARE(row.line, 3);
+    QCOMPARE(row.column, 3);
+    QCOMPARE(row.message,
+             QStringLiteral("unsupported op 'mydialect.frobnicate' in the interpreter"));
+    QCOMPARE(row.opId, QStringLiteral("3:3:mydialect.frobnicate"));
+  }
+
   // --- MPI (ctest: mpi.serve_client_np2, with SHARDSCOPE_TEST_MPI set) --------------------------
 
   void mpiRanksAppear() {

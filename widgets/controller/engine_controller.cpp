@@ -1,7 +1,10 @@
 #include "widgets/controller/engine_controller.h"
 
+#include "widgets/controller/collective_rows.h"
+#include "widgets/controller/execution_rows.h"
 #include "widgets/controller/graph_snapshot.h"
 #include "widgets/controller/op_ids.h"
+#include "widgets/controller/problem_rows.h"
 #include "widgets/controller/serve_client.h"
 #include "widgets/controller/value_rows.h"
 
@@ -32,71 +35,6 @@
 namespace shardscope::widgets {
 
 namespace {
-
-QString severityOf(support::Severity s) { return QString::fromLatin1(support::severityName(s)); }
-
-void addProblems(const support::CollectingSink& sink, const QString& stage,
-                 QVector<ProblemRow>& out) {
-  for (const support::Diagnostic& d : sink.diagnostics()) {
-    ProblemRow row{severityOf(d.severity), qs(d.message), stage, static_cast<int>(d.loc.line),
-                   static_cast<int>(d.loc.column)};
-    bool duplicate = false;
-    for (const ProblemRow& r : out)
-      duplicate = duplicate || (r.message == row.message && r.line == row.line);
-    if (!duplicate)
-      out.push_back(row);
-  }
-}
-
-// Finds the value of `module` with the stable id `id` (see ValueRow::id).
-const ir::Value* findValue(const ir::Module& module, const QString& id) {
-  if (id.startsWith(QLatin1String("arg:"))) {
-    const QString rest = id.mid(4);
-    const int hash = rest.lastIndexOf(QLatin1Char('#'));
-    const ir::Operation* fn = module.lookupFunction(rest.left(hash).toStdString());
-    const ir::Block* body = fn ? ir::func::body(*fn) : nullptr;
-    const unsigned index = rest.mid(hash + 1).toUInt();
-    return body && index < body->numArguments() ? body->argument(index) : nullptr;
-  }
-  const int at = id.lastIndexOf(QLatin1Char('@'));
-  if (at > 0 && !id.mid(at).contains(QLatin1Char(':'))) {
-    // A region argument: `OPID@REGION.INDEX`.
-    const QString opId = id.left(at);
-    const QStringList parts = id.mid(at + 1).split(QLatin1Char('.'));
-    const unsigned r = parts.value(0).toUInt(), i = parts.value(1).toUInt();
-    const ir::Value* found = nullptr;
-    module.op().walk([&](const ir::Operation& op) {
-      if (!found && r < op.numRegions() && opIdOf(op) == opId && !op.region(r).empty() &&
-          i < op.region(r).front().numArguments())
-        found = op.region(r).front().argument(i);
-    });
-    return found;
-  }
-  const int hash = id.lastIndexOf(QLatin1Char('#'));
-  const QString opId = id.left(hash);
-  const unsigned index = id.mid(hash + 1).toUInt();
-  const ir::Value* found = nullptr;
-  module.op().walk([&](const ir::Operation& op) {
-    if (!found && index < op.numResults() && opIdOf(op) == opId)
-      found = op.result(index);
-  });
-  return found;
-}
-
-TensorData tensorData(const exec::Tensor* t) {
-  TensorData data;
-  if (!t)
-    return data;
-  data.valid = true;
-  for (int64_t d : t->shape())
-    data.shape.push_back(d);
-  const int64_t n = std::min<int64_t>(t->numElements(), 1 << 20);
-  data.values.reserve(static_cast<int>(n));
-  const bool isFloat = ir::isFloatElement(t->elementType());
-  for (int64_t i = 0; i < n; ++i)
-    data.values.push_back(isFloat ? t->floatAt(i) : static_cast<double>(t->intAt(i)));
-  return data;
-}
 
 // Programs with more ops than this open before their as-written rows are built.
 constexpr int64_t kEagerOps = 10000;
@@ -134,7 +72,8 @@ public:
       program.reset();
     if (!program) {
       QVector<ProblemRow> problems;
-      addProblems(sink, stageTitle(StageId::AsWritten), problems);
+      addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
+                  stageTitle(StageId::AsWritten), nullptr, problems);
       const QString message =
           problems.isEmpty() ? QStringLiteral("could not load the program") : problems[0].message;
       post([c = m_controller, path, message, problems] {
@@ -148,7 +87,8 @@ public:
     snapshot->source = qs(program->sources().text(program->fileId()));
     snapshot->inputForm = qs(session::inputFormName(program->inputForm()));
     snapshot->inputFormDescription = qs(session::inputFormDescription(program->inputForm()));
-    addProblems(sink, stageTitle(StageId::AsWritten), snapshot->problems);
+    addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
+                stageTitle(StageId::AsWritten), &program->asWritten(), snapshot->problems);
     for (int i = 0; i < kNumStages; ++i) {
       snapshot->stages[i].stage = static_cast<StageId>(i);
       snapshot->stages[i].status = StageStatus::Pending;
@@ -250,6 +190,7 @@ public:
     if (!m_execution || !m_execution->setInputs(*inputs) || !m_execution->start()) {
       m_execution.reset();
       error(QStringLiteral("Could not start the run: %1").arg(lastError()));
+      publishStartFailure();
       return;
     }
     m_breakpoints = breakpoints;
@@ -312,6 +253,28 @@ public:
   }
 
   void setBreakpoints(const QSet<QString>& breakpoints) { m_breakpoints = breakpoints; }
+
+  // The run's diagnostics as problems of stage `Run`, located at ops of `module`; those the
+  // stages reported already (a stage computed for the run) are not repeated.
+  QVector<ProblemRow> runProblems(const ir::Module* module) const {
+    QVector<ProblemRow> rows = m_snapshot ? m_snapshot->problems : QVector<ProblemRow>();
+    const int known = rows.size();
+    addProblems(m_execSink.diagnostics(), -1, QStringLiteral("Run"), module, rows);
+    return rows.mid(known);
+  }
+
+  // A run that could not start: a failed snapshot with no devices, carrying the reason.
+  void publishStartFailure() {
+    auto snap = std::make_shared<ExecutionSnapshot>();
+    snap->failed = true;
+    snap->stopReason = QStringLiteral("could not start");
+    snap->problems =
+        runProblems(m_program ? m_program->cachedStage(session::Stage::PerDevice) : nullptr);
+    post([c = m_controller, snap] {
+      c->m_execution = snap;
+      Q_EMIT c->executionChanged(snap);
+    });
+  }
 
   void graph(StageId stage, const QString& function, const QStringList& expanded,
              const QStringList& collapsed, quint64 request) {
@@ -462,20 +425,21 @@ private:
         shardMaps = analysis::analyzeShardMaps(*module, stageSink);
       if (cancel && cancel->load())
         return false;
-      if (!collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values, cancel))
+      // Under explicit sharding, the values of the program as written (the one JAX traced) have
+      // the types JAX gives them, and the ops JAX would reject while tracing are problems.
+      std::optional<analysis::ExplicitTyping> typing;
+      if (stage == StageId::AsWritten && module->op().hasAttr(analysis::kAxisTypesAttr))
+        typing = analysis::computeExplicitTypes(*module, {}, stageSink);
+      if (!collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values, cancel,
+                         typing ? &*typing : nullptr))
         return false;
       if (session::isGradientStage(engineStage))
         collectGradientCollectives(*m_program, *module, out);
       else
         collectCollectives(*m_program, *module, stage, out);
-      if (stage == StageId::AsWritten) {
-        // Under explicit sharding, the ops JAX would reject while tracing are problems.
-        if (module->op().hasAttr(analysis::kAxisTypesAttr))
-          analysis::computeExplicitTypes(*module, {}, stageSink);
-      }
     }
     snapshot.stages[i] = std::move(out);
-    addProblems(stageSink, stageTitle(stage), snapshot.problems);
+    addProblems(stageSink.diagnostics(), i, stageTitle(stage), module, snapshot.problems);
     return true;
   }
 
@@ -543,117 +507,10 @@ private:
              qs(analysis::formatBytes(costs.totalBytesSent)));
   }
 
-  // The collectives of a gradient stage's gradient function: the forward ones it keeps and the
-  // backward ones the transpose rules made (they carry the location of the op they transpose).
-  static void collectGradientCollectives(const session::Program& program,
-                                         const ir::Module& module, StageSnapshot& out) {
-    const ir::Operation* fn = module.lookupFunction(out.function.toStdString());
-    if (!fn)
-      return;
-    const session::OpIndex written(program.asWritten());
-    addCollectiveRows(autodiff::functionCosts(module, *fn), out, [&](const ir::Operation& op) {
-      if (written.find(op))
-        return QStringLiteral("forward: written in the program");
-      return QStringLiteral("backward: from the transpose of the op at %1:%2")
-          .arg(op.loc().line)
-          .arg(op.loc().column);
-    });
-  }
-
-  static void collectCollectives(const session::Program& program, const ir::Module& module,
-                                 StageId stage, StageSnapshot& out) {
-    addCollectiveRows(analysis::collectiveCosts(module), out, [&](const ir::Operation& op) {
-      if (stage != StageId::Partitioned)
-        return QStringLiteral("written in the program");
-      return qs(program.causeOf(op).why);
-    }, stage == StageId::Partitioned ? &program : nullptr);
-  }
-
-  template <typename Why>
-  static void addCollectiveRows(const analysis::CostSummary& summary, StageSnapshot& out,
-                                Why why, const session::Program* partitioned = nullptr) {
-    std::map<QString, int> seen;
-    for (const analysis::CollectiveCost& cost : summary.collectives) {
-      CollectiveRow row;
-      row.opId = opIdOf(*cost.op);
-      if (int n = seen[row.opId]++)
-        row.opId += QStringLiteral("~%1").arg(n + 1);
-      row.op = qs(cost.op->name());
-      row.kind = QString::fromStdString(cost.kind);
-      for (const std::string& axis : cost.axes) {
-        row.axes.push_back(QString::fromStdString(axis));
-        qint64 bytes = 0;
-        for (const analysis::AxisTraffic& traffic : cost.perAxis)
-          if (traffic.axis == axis)
-            bytes += traffic.bytesSent;
-        row.axisBytes.push_back(bytes);
-      }
-      row.groupSize = cost.groupSize;
-      row.numGroups = cost.numGroups;
-      row.bytesSent = cost.bytesSent;
-      row.bytesReceived = cost.bytesReceived;
-      row.line = static_cast<int>(cost.op->loc().line);
-      row.column = static_cast<int>(cost.op->loc().column);
-      row.why = why(*cost.op);
-      if (partitioned)
-        row.inserted = partitioned->causeOf(*cost.op).inserted;
-      if (!cost.note.empty())
-        row.why += QStringLiteral(" (%1)").arg(QString::fromStdString(cost.note));
-      out.collectives.push_back(row);
-    }
-    out.totalBytes = QString::fromStdString(analysis::formatBytes(summary.totalBytesSent));
-  }
-
   void publish(const QString& reason) {
     m_lastReason = reason;
-    auto snap = std::make_shared<ExecutionSnapshot>();
-    const session::Execution& e = *m_execution;
-    snap->started = true;
-    snap->finished = e.finished();
-    snap->failed = e.failed();
-    snap->stopReason = reason;
-    snap->steps = e.steps();
-    for (int64_t d = 0; d < e.numDevices(); ++d) {
-      DevicePosition pos;
-      pos.device = d;
-      if (const ir::Operation* op = e.currentOp(d)) {
-        pos.op = qs(op->name());
-        pos.opId = opIdOf(*op);
-        pos.line = static_cast<int>(op->loc().line);
-        pos.depth = static_cast<int>(e.depth(d));
-      }
-      snap->devices.push_back(pos);
-    }
-    snap->referenceSummary = QString::fromStdString(e.referenceSummary());
-    for (const session::Divergence& d : e.divergences()) {
-      snap->divergences.push_back(
-          d.op ? QStringLiteral("line %1: %2").arg(d.op->loc().line).arg(qs(d.message))
-               : qs(d.message));
-      for (int64_t dev : d.devices)
-        if (!snap->divergingDevices.contains(dev))
-          snap->divergingDevices.push_back(dev);
-    }
-    snap->valueId = m_watched;
-    if (!m_watched.isEmpty()) {
-      if (const ir::Value* value = findValue(e.module(), m_watched)) {
-        for (int64_t d = 0; d < e.numDevices(); ++d) {
-          snap->perDevice.push_back(tensorData(e.value(d, value)));
-          if (!snap->perDevice.back().valid)
-            snap->perDevice.back().note = QString::fromStdString(e.whyNoValue(d, value));
-        }
-        std::string err;
-        if (std::optional<session::Assembled> global = e.globalValue(value, err)) {
-          snap->global = tensorData(&global->value);
-          snap->replicaProblem = QString::fromStdString(global->replicaProblem);
-        } else {
-          snap->global.note = QString::fromStdString(err);
-        }
-        if (const ir::Operation* op = value->definingOp())
-          snap->reference = tensorData(e.referenceValue(*op, value->index()));
-      } else {
-        snap->global.note = QStringLiteral("the value is not in the per-device program");
-      }
-    }
+    auto snap = std::make_shared<ExecutionSnapshot>(
+        executionSnapshot(*m_execution, reason, m_watched, runProblems(&m_execution->module())));
     post([c = m_controller, snap] {
       c->m_execution = snap;
       Q_EMIT c->executionChanged(snap);

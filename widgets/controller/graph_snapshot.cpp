@@ -1,8 +1,10 @@
 #include "widgets/controller/graph_snapshot.h"
 
+#include "widgets/controller/collective_rows.h"
 #include "widgets/controller/op_ids.h"
 
 #include "core/analysis/collective_cost.h"
+#include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
 #include "core/io/mlir/mlir.h"
 #include "core/layout/dot_writer.h"
@@ -44,12 +46,41 @@ layout::GraphAnnotations annotate(const session::Program& program, const ir::Mod
           {site.op, site.operandIndex, axes + "}", analysis::pbroadcastReasonName(site.reason)});
     }
   }
-  for (const analysis::CollectiveCost& cost : analysis::collectiveCosts(module).collectives) {
+  // Under explicit mesh axes, the edges of the program as written (the one JAX traced) carry the
+  // types JAX gives the values; later stages show the shardings their passes gave.
+  if (stage == StageId::AsWritten && module.op().hasAttr(analysis::kAxisTypesAttr))
+    if (const std::optional<analysis::ExplicitTyping> typing =
+            analysis::computeExplicitTypes(module, {}, ignored)) {
+      const auto label = [&](const ir::Value& v) {
+        if (const analysis::ExplicitType* t = typing->typeOf(v); t && t->known)
+          annotations.typeLabels[&v] = analysis::shortTypeStr(*t);
+      };
+      fn.walk([&](const ir::Operation& op) {
+        for (const auto& r : op.results())
+          label(*r);
+        for (unsigned i = 0; i < op.numRegions(); ++i)
+          if (!op.region(i).empty())
+            for (const auto& a : op.region(i).front().arguments())
+              label(*a);
+      });
+    }
+  // Collectives with their cost and cause: a per-device collective has the cause of the
+  // partitioned one it came from.
+  const analysis::CostSummary costs = analysis::collectiveCosts(module);
+  std::unordered_map<const ir::Operation*, const ir::Operation*> origins;
+  if (stage == StageId::PerDevice)
+    if (const ir::Module* partitioned = program.cachedStage(session::Stage::Partitioned))
+      origins = partitionedOrigins(costs, analysis::collectiveCosts(*partitioned));
+  for (const analysis::CollectiveCost& cost : costs.collectives) {
     layout::OpMark mark;
     mark.collective = true;
     mark.bytes = cost.bytesSent;
-    if (stage == StageId::Partitioned) {
-      const session::Program::CollectiveCause cause = program.causeOf(*cost.op);
+    const auto origin = origins.find(cost.op);
+    const ir::Operation* caused = stage == StageId::Partitioned ? cost.op
+                                  : origin != origins.end()     ? origin->second
+                                                                : nullptr;
+    if (caused) {
+      const session::Program::CollectiveCause cause = program.causeOf(*caused);
       mark.inserted = cause.inserted;
       mark.note = cause.why;
     }

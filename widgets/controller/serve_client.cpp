@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QMetaObject>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -113,6 +114,30 @@ bool atAnyOp(const QJsonObject& state, const QSet<QString>& opIds) {
 QString firstDiagnostic(const QJsonObject& r) {
   const QJsonArray diags = r.value(QLatin1String("diagnostics")).toArray();
   return diags.isEmpty() ? QString() : diags.last().toString();
+}
+
+// The errors among a response's diagnostics (`file:line:col: error: message`, then the source
+// line and a caret) as problems of the run, each at the op a device stands at there.
+QVector<ProblemRow> runErrors(const QJsonObject& r, const QVector<DevicePosition>& devices) {
+  static const QRegularExpression located(QStringLiteral("^.*?:(\\d+):(\\d+): error: (.*)$"));
+  QVector<ProblemRow> rows;
+  for (const QJsonValue& v : r.value(QLatin1String("diagnostics")).toArray()) {
+    const QRegularExpressionMatch m = located.match(v.toString().section(QLatin1Char('\n'), 0, 0));
+    if (!m.hasMatch())
+      continue;
+    ProblemRow row;
+    row.severity = QStringLiteral("error");
+    row.message = m.captured(3);
+    row.stage = QStringLiteral("Run");
+    row.line = m.captured(1).toInt();
+    row.column = m.captured(2).toInt();
+    const QString at = QStringLiteral("%1:%2:").arg(row.line).arg(row.column);
+    for (const DevicePosition& p : devices)
+      if (row.opId.isEmpty() && p.opId.startsWith(at))
+        row.opId = p.opId;
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 } // namespace
@@ -562,6 +587,7 @@ void ServeClient::publish(const QJsonObject& state, const QString& reason) {
       if (!snap->divergingDevices.contains(integer(dev)))
         snap->divergingDevices.push_back(integer(dev));
   }
+  snap->problems = runErrors(state, snap->devices);
   snap->valueId = m_watched;
   fetchValues(snap, -2);
 }

@@ -133,6 +133,19 @@ bool ProgramSnapshot::allStagesComputed() const {
   return true;
 }
 
+QVector<ProblemRow> ProgramSnapshot::problemsOf(StageId stage) const {
+  const int shown = static_cast<int>(stage);
+  QVector<ProblemRow> out;
+  for (const ProblemRow& p : problems) {
+    const bool inherited = isGradientStage(stage)
+                               ? p.stageId == static_cast<int>(StageId::AsWritten)
+                               : p.stageId >= 0 && p.stageId < shown;
+    if (p.stageId == shown || inherited)
+      out.push_back(p);
+  }
+  return out;
+}
+
 const ValueRow* ProgramSnapshot::findValue(StageId stage, const QString& id) const {
   for (const ValueRow& row : stages[static_cast<int>(stage)].values)
     if (row.id == id)

@@ -115,9 +115,14 @@ struct CollectiveRow {
 struct ProblemRow {
   QString severity; ///< `error`, `warning`, `remark`, `note`
   QString message;
-  QString stage;    ///< the stage that reported it
+  QString stage; ///< the stage that reported it, for humans (`Partitioned`, `Run`)
   int line = 0;
   int column = 0;
+  /// The op at the diagnostic's location (see ValueRow::id), empty when no op is there.
+  QString opId;
+  /// The stage that reported it; -1 for a run's diagnostics.
+  int stageId = -1;
+  bool isError() const { return severity == QLatin1String("error"); }
 };
 
 /// A device mesh: axis names and sizes (major to minor), device ids in mesh order.
@@ -177,6 +182,9 @@ struct ProgramSnapshot {
   StageSnapshot stages[kNumStages];
   QVector<ProblemRow> problems;
   const StageSnapshot& stage(StageId id) const { return stages[static_cast<int>(id)]; }
+  /// The problems `stage` inherits and reports: those of the stages it is derived from (for a
+  /// gradient stage, the as-written one) and its own, in the order they were reported.
+  QVector<ProblemRow> problemsOf(StageId stage) const;
   /// True when no stage is pending any more.
   bool allStagesComputed() const;
   /// The value with `id` in `stage`, or null.
@@ -225,6 +233,13 @@ struct ExecutionSnapshot {
   QString valueId;   ///< the value shown
   QString valueName;
   QVector<TensorData> perDevice; ///< by device index
+  /// The part of the reference value each device should hold (by device index; invalid when
+  /// there is no reference value for it).
+  QVector<TensorData> referencePerDevice;
+  /// Whether the reference check compared the value shown: then `differingDevices` are the
+  /// devices whose blocks differ from the reference's.
+  bool valueCompared = false;
+  QVector<qint64> differingDevices;
   TensorData global;
   TensorData reference;
   QString replicaProblem;
@@ -238,6 +253,9 @@ struct ExecutionSnapshot {
   /// Why the run failed when the server died or stopped answering: the exit status and the tail
   /// of its stderr (empty otherwise).
   QString failure;
+  /// The run's diagnostics (stage `Run`): for a failed run the error with the op and line where
+  /// it stopped.
+  QVector<ProblemRow> problems;
 };
 using ExecutionSnapshotPtr = std::shared_ptr<const ExecutionSnapshot>;
 

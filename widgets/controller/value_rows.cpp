@@ -89,7 +89,8 @@ LayoutInfo layoutInfo(const ir::Module& module, const ir::TensorSharding& s, ir:
 }
 
 bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* shardMaps,
-                   QVector<ValueRow>& out, const std::atomic<bool>* cancel) {
+                   QVector<ValueRow>& out, const std::atomic<bool>* cancel,
+                   const analysis::ExplicitTyping* typing) {
   const auto stopped = [cancel] { return cancel && cancel->load(std::memory_order_relaxed); };
   const auto names = displayValueNames(module);
   auto rowFor = [&](const ir::Value& value, const ir::Operation& fn) {
@@ -110,6 +111,8 @@ bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
     } else {
       row.typed = QString::fromStdString(plainTyped(value.type()));
     }
+    if (const analysis::ExplicitType* t = typing ? typing->typeOf(value) : nullptr; t && t->known)
+      row.typed = QString::fromStdString(analysis::shortTypeStr(*t));
     row.jaxName = qs(session::debugNameOf(module, value).jaxName);
     const analysis::VarianceSet* v = shardMaps ? shardMaps->variance.varianceOf(value) : nullptr;
     if (v) {

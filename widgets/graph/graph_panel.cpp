@@ -31,10 +31,11 @@ namespace shardscope::widgets {
 
 namespace {
 
-constexpr int kIdRole = 0;      // QGraphicsItem::data keys
-constexpr int kOpRole = 1;
-constexpr int kClusterRole = 2;
-constexpr int kKindRole = 3;
+constexpr int kIdRole = GraphPanel::IdData; // QGraphicsItem::data keys
+constexpr int kOpRole = GraphPanel::OpData;
+constexpr int kClusterRole = GraphPanel::ClusterData;
+constexpr int kKindRole = GraphPanel::KindData;
+constexpr int kProblemRole = GraphPanel::ProblemData;
 
 // A node box: selects its op on click, expands its cluster on double-click (summaries).
 class NodeItem : public QGraphicsRectItem {
@@ -244,8 +245,12 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
     // A stage of the program shown was computed: the graph asked for (or shown) is current.
     const bool shown =
         m_graph && m_graph->stage == m_context->stage() && m_graph->status.isEmpty();
-    if (sameLoad && (m_requested == static_cast<int>(m_context->stage()) || shown))
+    if (sameLoad && (m_requested == static_cast<int>(m_context->stage()) || shown)) {
+      // The stage's problems may have arrived after its graph: mark their ops.
+      if (shown && problemOps() != m_problemOps)
+        rebuildScene();
       return;
+    }
     m_fitPending = m_fitPending || !sameLoad;
     relayout();
   });
@@ -342,6 +347,7 @@ void GraphPanel::rebuildScene() {
   const GraphSnapshot& g = *m_graph;
   const bool dark = palette().color(QPalette::Base).lightness() < 128;
   m_scene->setBackgroundBrush(palette().color(QPalette::Base));
+  m_problemOps = problemOps();
   // Graphviz measured the labels in DejaVu Sans 10 (nodes) and 9 (edges) in layout units
   // (points); pixel sizes keep the text inside the boxes it computed at any screen DPI.
   QFont font(QStringLiteral("DejaVu Sans"));
@@ -351,7 +357,8 @@ void GraphPanel::rebuildScene() {
   addClusters(dark, small);
   addEdges(dark, small);
   addNodes(font, small);
-  m_scene->setSceneRect(g.bounds.adjusted(-20, -20, 20, 20));
+  // (Error tabs sit left of their nodes, possibly outside the layout's bounds.)
+  m_scene->setSceneRect(g.bounds.adjusted(-20, -20, 20, 20).united(m_scene->itemsBoundingRect()));
   updateHighlights();
 }
 
@@ -427,8 +434,14 @@ void GraphPanel::addNodes(const QFont& font, const QFont& small) {
       tip += QStringLiteral("\n") + n.note;
     if (!n.clusterId.isEmpty())
       tip += tr("\n(double-click to expand)");
+    const QStringList errors = n.opId.isEmpty() ? QStringList() : m_problemOps.value(n.opId);
+    for (const QString& error : errors)
+      tip += tr("\nerror: %1").arg(error);
+    item->setData(kProblemRole, errors.join(QLatin1Char('\n')));
     item->setToolTip(tip);
     m_scene->addItem(item);
+    if (!errors.isEmpty())
+      addErrorBadge(item, n, small);
     // Label lines, centred: the title in the regular font, attributes smaller.
     double totalH = 0;
     QVector<QGraphicsSimpleTextItem*> lines;
@@ -460,6 +473,33 @@ void GraphPanel::addNodes(const QFont& font, const QFont& small) {
   }
 }
 
+QHash<QString, QStringList> GraphPanel::problemOps() const {
+  // The ops with an error in the stage shown (or a stage it derives from) are drawn in red.
+  QHash<QString, QStringList> ops;
+  if (const ProgramSnapshotPtr program = m_context->program(); program && m_graph)
+    for (const ProblemRow& p : program->problemsOf(m_graph->stage))
+      if (p.isError() && !p.opId.isEmpty())
+        ops[p.opId].push_back(p.message);
+  return ops;
+}
+
+void GraphPanel::addErrorBadge(QGraphicsRectItem* node, const GraphNodeItem& n,
+                               const QFont& small) {
+  // A red tab left of the node, at its middle: edges enter at the top and leave at the bottom,
+  // where their labels sit.
+  auto* badge = new QGraphicsSimpleTextItem(tr("error"), node);
+  badge->setFont(small);
+  const QRectF b = badge->boundingRect();
+  auto* back = new QGraphicsRectItem(QRectF(0, 0, b.width() + 6, b.height() + 2), node);
+  back->setBrush(errorColor());
+  back->setPen(Qt::NoPen);
+  back->setPos(n.rect.left() - back->rect().width() - 3,
+               n.rect.center().y() - back->rect().height() / 2);
+  badge->setParentItem(back);
+  badge->setBrush(Qt::white);
+  badge->setPos(3, 1);
+}
+
 void GraphPanel::updateHighlights() {
   if (!m_graph)
     return;
@@ -480,13 +520,19 @@ void GraphPanel::updateHighlights() {
     const bool isSelected = !n->opId.isEmpty() && n->opId == selected;
     const bool isCurrent = !n->opId.isEmpty() && current.contains(n->opId);
     const bool isBreakpoint = !n->opId.isEmpty() && breakpoints.contains(n->opId);
+    const bool isProblem = !node->data(kProblemRole).toString().isEmpty();
     QPen pen = node->pen();
-    pen.setWidthF(isSelected ? 3.5 : isCurrent ? 3 : n->kind == QLatin1String("inserted-collective") ? 2 : 1);
-    pen.setColor(isSelected ? QColor(0x1f, 0x6f, 0xeb)
+    pen.setWidthF(isSelected                                        ? 3.5
+                  : isCurrent                                       ? 3
+                  : isProblem                                       ? 2.5
+                  : n->kind == QLatin1String("inserted-collective") ? 2
+                                                                    : 1);
+    pen.setColor(isSelected  ? QColor(0x1f, 0x6f, 0xeb)
                  : isCurrent ? QColor(0xe0, 0xa0, 0x00)
+                 : isProblem ? errorColor()
                              : n->border);
     node->setPen(pen);
-    node->setBrush(isBreakpoint ? QColor(0xf4, 0xc0, 0xc0) : n->fill);
+    node->setBrush(isBreakpoint ? QColor(0xf4, 0xc0, 0xc0) : isProblem ? errorFill() : n->fill);
     if (isSelected)
       m_view->ensureVisible(node, 40, 40);
   }

@@ -3,10 +3,12 @@
 #include "widgets/controller/snapshots.h"
 
 #include <QGraphicsView>
+#include <QHash>
 #include <QSet>
 #include <QWidget>
 
 class QComboBox;
+class QGraphicsRectItem;
 class QGraphicsScene;
 class QLabel;
 class QLineEdit;
@@ -75,6 +77,13 @@ class GraphPanel : public QWidget {
 public:
   GraphPanel(EngineController* controller, SessionContext* context, QWidget* parent = nullptr);
 
+  /// The `QGraphicsItem::data` keys of node items: the node id, its op id, the cluster a summary
+  /// node expands, the node kind, and the error messages of its op (empty when it has none).
+  enum ItemData { IdData = 0, OpData = 1, ClusterData = 2, KindData = 3, ProblemData = 4 };
+  /// The pen and the fill of the node of an op with an error of the stage shown.
+  static QColor errorColor() { return QColor(0xd0, 0x30, 0x30); }
+  static QColor errorFill() { return QColor(0xfb, 0xdc, 0xdc); }
+
   GraphSnapshotPtr graph() const { return m_graph; }
   EngineController* controller() const { return m_controller; }
   QGraphicsScene* scene() const { return m_scene; }
@@ -95,6 +104,8 @@ private:
   void addClusters(bool dark, const QFont& small);
   void addEdges(bool dark, const QFont& small);
   void addNodes(const QFont& font, const QFont& small);
+  QHash<QString, QStringList> problemOps() const;
+  void addErrorBadge(QGraphicsRectItem* node, const GraphNodeItem& n, const QFont& small);
   void updateHighlights();
   void search();
   void placeMiniMap();
@@ -109,6 +120,7 @@ private:
   GraphMiniMap* m_miniMap;
   QGraphicsScene* m_scene;
   GraphSnapshotPtr m_graph;
+  QHash<QString, QStringList> m_problemOps; // op id -> its errors in the stage shown
   QSet<QString> m_expanded;
   QSet<QString> m_collapsed;
   bool m_showingGradient = false;

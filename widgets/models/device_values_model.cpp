@@ -39,7 +39,8 @@ QVariant DeviceValuesModel::data(const QModelIndex& index, int role) const {
     return QVariant();
   const DevicePosition& pos = m_execution->devices[index.row()];
   const TensorData value = m_execution->perDevice.value(index.row());
-  const bool diverging = m_execution->divergingDevices.contains(pos.device);
+  const bool diverging =
+      m_execution->valueCompared && m_execution->differingDevices.contains(index.row());
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
     switch (index.column()) {
     case Device:
@@ -57,6 +58,16 @@ QVariant DeviceValuesModel::data(const QModelIndex& index, int role) const {
     }
     case Elements:
       return elementsText(value, role == Qt::ToolTipRole ? 64 : 8);
+    case Reference: {
+      if (m_execution->valueId.isEmpty())
+        return QVariant();
+      if (m_execution->referencePerDevice.isEmpty())
+        return QVariant(); // (not reported by server runs)
+      TensorData reference = m_execution->referencePerDevice.value(index.row());
+      if (!reference.valid)
+        reference.note = tr("no reference value");
+      return elementsText(reference, role == Qt::ToolTipRole ? 64 : 8);
+    }
     case Min:
     case Max:
       if (!value.valid || value.values.isEmpty())
@@ -65,12 +76,30 @@ QVariant DeviceValuesModel::data(const QModelIndex& index, int role) const {
                  ? *std::min_element(value.values.begin(), value.values.end())
                  : *std::max_element(value.values.begin(), value.values.end());
     case Status:
-      return diverging ? tr("diverges") : QString();
+      return checkText(index.row());
     }
   }
   if (role == Qt::ForegroundRole && diverging)
     return QBrush(QColor(0xd0, 0x30, 0x30));
   return QVariant();
+}
+
+QString DeviceValuesModel::checkText(int row) const {
+  // What the reference check did with this device's block of the value, in so many words.
+  const ExecutionSnapshot& e = *m_execution;
+  if (e.valueId.isEmpty() || !e.perDevice.value(row).valid)
+    return QString();
+  // A run in a server process reports divergences, not the per-device reference.
+  if (e.referencePerDevice.isEmpty())
+    return e.divergingDevices.contains(e.devices[row].device) ? tr("diverges") : QString();
+  if (e.valueCompared)
+    return e.differingDevices.contains(row) ? tr("differs from the reference")
+                                            : tr("matches the reference");
+  if (e.referenceSummary.startsWith(QLatin1String("reference check off")))
+    return tr("not compared: reference check off");
+  if (!e.referencePerDevice.value(row).valid)
+    return tr("not compared: no reference value");
+  return tr("not compared");
 }
 
 QVariant DeviceValuesModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -89,8 +118,10 @@ QVariant DeviceValuesModel::headerData(int section, Qt::Orientation orientation,
     return tr("Min");
   case Max:
     return tr("Max");
-  case Status:
+  case Reference:
     return tr("Reference");
+  case Status:
+    return tr("Check");
   }
   return QVariant();
 }

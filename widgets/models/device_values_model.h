@@ -7,12 +7,13 @@
 namespace shardscope::widgets {
 
 /// One value on every device side by side: a row per device with its position, its block's
-/// shape, the first elements, min/max, and whether it diverges from the reference.
+/// shape, the first elements, the elements the reference says it should hold, min/max, and what
+/// the reference check found for it (matches, differs, or not compared and why).
 class DeviceValuesModel : public QAbstractTableModel {
   Q_OBJECT
 
 public:
-  enum Column { Device, Op, Shape, Elements, Min, Max, Status, NumColumns };
+  enum Column { Device, Op, Shape, Elements, Reference, Min, Max, Status, NumColumns };
 
   explicit DeviceValuesModel(QObject* parent = nullptr);
 
@@ -28,6 +29,8 @@ public:
   static QString elementsText(const TensorData& data, int max = 8);
 
 private:
+  QString checkText(int row) const;
+
   ExecutionSnapshotPtr m_execution;
 };
 

@@ -9,14 +9,18 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLinearGradient>
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSet>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -50,7 +54,6 @@ void TensorTile::setTensor(const QString& title, const TensorData& data, bool ma
   m_title = title;
   m_data = data;
   m_marked = marked;
-  setToolTip(DeviceValuesModel::elementsText(data, 64));
   update();
 }
 
@@ -69,6 +72,160 @@ void TensorTile::setRange(double lo, double hi) {
   update();
 }
 
+namespace {
+
+QFont smallFont(const QFont& font) {
+  QFont small = font;
+  small.setPointSizeF(font.pointSizeF() * 0.85);
+  return small;
+}
+
+QString numberText(double v, int precision = 4) { return QString::number(v, 'g', precision); }
+
+// "1 step", "12 steps".
+QString stepsText(qint64 steps) {
+  return steps == 1 ? TensorTile::tr("1 step") : TensorTile::tr("%1 steps").arg(steps);
+}
+
+} // namespace
+
+int TensorTile::columns() const {
+  return m_data.shape.isEmpty() ? 1 : static_cast<int>(qMax<qint64>(1, m_data.shape.last()));
+}
+
+int TensorTile::rows() const {
+  const int cols = columns();
+  return qMax(1, (static_cast<int>(m_data.values.size()) + cols - 1) / cols);
+}
+
+bool TensorTile::isHeatMap() const {
+  if (!m_data.valid || m_data.values.isEmpty())
+    return false;
+  const QFontMetrics fm(smallFont(font()));
+  const QRectF area(4, fm.height() + 4, width() - 8, height() - fm.height() - 8);
+  const double cw = area.width() / columns(), ch = area.height() / rows();
+  return m_data.values.size() > kNumbersUpTo ||
+         cw < fm.horizontalAdvance(QStringLiteral("-0.00")) + 2 || ch < fm.height();
+}
+
+QRectF TensorTile::legendArea() const {
+  const QFontMetrics fm(smallFont(font()));
+  return isHeatMap() ? QRectF(4, height() - fm.height() - 4, width() - 8, fm.height()) : QRectF();
+}
+
+QRectF TensorTile::elementArea() const {
+  const QFontMetrics fm(smallFont(font()));
+  const double bottom = isHeatMap() ? legendArea().top() - 3 : height() - 4;
+  return QRectF(4, fm.height() + 4, width() - 8, bottom - fm.height() - 4);
+}
+
+QRectF TensorTile::cellRect(int index) const {
+  const QRectF area = elementArea();
+  const int cols = columns();
+  const double cw = area.width() / cols, ch = area.height() / rows();
+  return QRectF(area.left() + (index % cols) * cw, area.top() + (index / cols) * ch, cw, ch);
+}
+
+int TensorTile::elementAt(const QPoint& pos) const {
+  if (!m_data.valid || m_data.values.isEmpty())
+    return -1;
+  const QRectF area = elementArea();
+  if (!area.contains(pos))
+    return -1;
+  const int cols = columns();
+  const int c =
+      qBound(0, static_cast<int>((pos.x() - area.left()) / (area.width() / cols)), cols - 1);
+  const int r =
+      qBound(0, static_cast<int>((pos.y() - area.top()) / (area.height() / rows())), rows() - 1);
+  const int index = r * cols + c;
+  return index < m_data.values.size() ? index : -1;
+}
+
+QString TensorTile::indexText(const QVector<qint64>& shape, qint64 index) {
+  if (shape.isEmpty())
+    return tr("(scalar)");
+  QStringList parts;
+  for (int d = shape.size() - 1; d >= 0; --d) {
+    const qint64 size = qMax<qint64>(1, shape[d]);
+    parts.prepend(QString::number(index % size));
+    index /= size;
+  }
+  return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+}
+
+QString TensorTile::toolTipAt(const QPoint& pos) const {
+  const int index = elementAt(pos);
+  if (index < 0) {
+    QStringList dims;
+    for (qint64 d : m_data.shape)
+      dims.push_back(QString::number(d));
+    return m_data.valid ? QStringLiteral("%1 [%2]").arg(m_title, dims.join(QLatin1Char('x')))
+                        : QStringLiteral("%1: %2").arg(m_title, m_data.note);
+  }
+  QString tip = QStringLiteral("%1 %2 = %3")
+                    .arg(m_title, indexText(m_data.shape, index),
+                         QString::number(m_data.values[index], 'g', 8));
+  if (m_markedElements.value(index))
+    tip += tr(" (differs from the reference)");
+  return tip;
+}
+
+bool TensorTile::event(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    QToolTip::showText(help->globalPos(), toolTipAt(help->pos()), this);
+    return true;
+  }
+  return QWidget::event(event);
+}
+
+QStringList TensorTile::legendText() const {
+  if (!isHeatMap())
+    return {};
+  // Enough digits that the two ends read differently when they differ (tanh's results near 1).
+  const auto [lo, hi] = colourRange();
+  int precision = 4;
+  while (precision < 9 && lo != hi && numberText(lo, precision) == numberText(hi, precision))
+    ++precision;
+  return {numberText(lo, precision), numberText(hi, precision)};
+}
+
+std::pair<double, double> TensorTile::colourRange() const {
+  if (m_hi > m_lo)
+    return {m_lo, m_hi};
+  double lo = 0, hi = 0;
+  bool first = true;
+  for (double v : m_data.values)
+    if (std::isfinite(v)) {
+      lo = first ? v : std::min(lo, v);
+      hi = first ? v : std::max(hi, v);
+      first = false;
+    }
+  return {lo, hi};
+}
+
+void TensorTile::paintLegend(QPainter& painter, bool dark) const {
+  // The colour scale: the low end's value, the gradient, the high end's value.
+  const QRectF area = legendArea();
+  const QStringList ends = legendText();
+  const QFontMetrics fm(painter.font());
+  const double loW = fm.horizontalAdvance(ends[0]) + 4, hiW = fm.horizontalAdvance(ends[1]) + 4;
+  painter.setPen(palette().color(QPalette::Text));
+  painter.drawText(QRectF(area.left(), area.top(), loW, area.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, ends[0]);
+  painter.drawText(QRectF(area.right() - hiW, area.top(), hiW, area.height()),
+                   Qt::AlignRight | Qt::AlignVCenter, ends[1]);
+  const QRectF bar(area.left() + loW, area.center().y() - 3, area.width() - loW - hiW, 6);
+  if (bar.width() <= 4)
+    return;
+  QLinearGradient gradient(bar.topLeft(), bar.topRight());
+  for (double t : {0.0, 0.25, 0.5, 0.75, 1.0})
+    gradient.setColorAt(t, heat(t, dark));
+  painter.fillRect(bar, gradient);
+  painter.setPen(palette().color(QPalette::Mid));
+  painter.drawRect(bar);
+}
+
 void TensorTile::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   const bool dark = palette().color(QPalette::Base).lightness() < 128;
@@ -76,8 +233,7 @@ void TensorTile::paintEvent(QPaintEvent*) {
   painter.setPen(QPen(m_marked ? QColor(0xd0, 0x30, 0x30) : palette().color(QPalette::Mid),
                       m_marked ? 3 : 1));
   painter.drawRect(rect().adjusted(0, 0, -1, -1));
-  QFont small = font();
-  small.setPointSizeF(font().pointSizeF() * 0.85);
+  const QFont small = smallFont(font());
   const QFontMetrics fm(small);
   painter.setFont(small);
   painter.setPen(palette().color(QPalette::Text));
@@ -87,25 +243,17 @@ void TensorTile::paintEvent(QPaintEvent*) {
   const QString header = m_data.valid ? QStringLiteral("%1  [%2]").arg(m_title, dims.join(QLatin1Char('x'))) : m_title;
   painter.drawText(QRect(4, 2, width() - 8, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    fm.elidedText(header, Qt::ElideRight, width() - 8));
-  const QRectF area(4, fm.height() + 4, width() - 8, height() - fm.height() - 8);
   if (!m_data.valid || m_data.values.isEmpty()) {
     painter.setPen(palette().color(QPalette::PlaceholderText));
-    painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
+    painter.drawText(elementArea(), Qt::AlignCenter | Qt::TextWordWrap,
                      m_data.note.isEmpty() ? tr("not computed yet") : m_data.note);
     return;
   }
-  const int n = m_data.values.size();
-  const int cols = m_data.shape.isEmpty() ? 1 : static_cast<int>(qMax<qint64>(1, m_data.shape.last()));
-  const int rows = (n + cols - 1) / cols;
-  const auto [minIt, maxIt] = std::minmax_element(m_data.values.begin(), m_data.values.end());
-  const double lo = m_hi > m_lo ? m_lo : *minIt;
-  const double span = m_hi > m_lo ? m_hi - m_lo : *maxIt - *minIt;
-  const double cw = area.width() / cols;
-  const double ch = area.height() / rows;
-  const bool numbers = n <= kNumbersUpTo &&
-                       cw >= fm.horizontalAdvance(QStringLiteral("-0.00")) + 2 && ch >= fm.height();
-  for (int i = 0; i < n; ++i) {
-    const QRectF cell(area.left() + (i % cols) * cw, area.top() + (i / cols) * ch, cw, ch);
+  const bool numbers = !isHeatMap();
+  const auto [lo, hi] = colourRange();
+  const double span = hi - lo;
+  for (int i = 0; i < m_data.values.size(); ++i) {
+    const QRectF cell = cellRect(i);
     const double t = span > 0 ? (m_data.values[i] - lo) / span : 0.5;
     painter.fillRect(cell, heat(numbers ? 0.5 + (t - 0.5) * 0.4 : t, dark));
     if (m_markedElements.value(i)) {
@@ -119,21 +267,22 @@ void TensorTile::paintEvent(QPaintEvent*) {
       painter.setPen(palette().color(QPalette::Text));
       painter.drawText(cell, Qt::AlignCenter,
                        fm.elidedText(QString::number(m_data.values[i], 'g', 3), Qt::ElideRight,
-                                     static_cast<int>(cw)));
+                                     static_cast<int>(cell.width())));
     }
   }
+  if (!numbers)
+    paintLegend(painter, dark);
 }
 
 ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* context,
                                QWidget* parent)
-    : QWidget(parent), m_controller(controller), m_context(context),
-      m_backend(new QComboBox(this)), m_ranks(new QSpinBox(this)), m_inputs(new QLineEdit(this)),
-      m_reference(new QCheckBox(tr("Reference check"), this)),
-      m_buttonRow(new QWidget(this)), m_status(new QLabel(this)), m_valueTitle(new QLabel(this)),
-      m_tileBox(new QWidget(this)), m_tileLayout(new QGridLayout(m_tileBox)),
-      m_global(new TensorTile(this)), m_referenceTile(new TensorTile(this)),
-      m_divergences(new QLabel(this)), m_table(new QTableView(this)),
-      m_model(new DeviceValuesModel(this)) {
+    : QWidget(parent), m_controller(controller), m_context(context), m_backend(new QComboBox(this)),
+      m_ranks(new QSpinBox(this)), m_inputs(new QLineEdit(this)),
+      m_reference(new QCheckBox(tr("Reference check"), this)), m_buttonRow(new QWidget(this)),
+      m_status(new QLabel(this)), m_valueTitle(new QLabel(this)), m_tileBox(new QWidget(this)),
+      m_tileLayout(new QGridLayout(m_tileBox)), m_global(new TensorTile(this)),
+      m_referenceTile(new TensorTile(this)), m_divergences(new QLabel(this)),
+      m_table(new QTableView(this)), m_model(new DeviceValuesModel(this)) {
   setObjectName(QStringLiteral("executionPanel"));
   m_backend->setObjectName(QStringLiteral("backendCombo"));
   m_backend->addItem(tr("Local"), QStringLiteral("local"));
@@ -199,13 +348,20 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   tabs->setDocumentMode(true);
   tabs->addTab(tilesAndTotals, tr("Side by side"));
   tabs->addTab(m_table, tr("Table"));
+  // The tabs take the height the dock has (the table's preferred 192 px would make the dock
+  // scroll), at least two rows of tiles.
+  tabs->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+  tabs->setMinimumHeight(2 * TensorTile().minimumSizeHint().height() + 40);
+  // The value's title sits in the tab row, which has room for it: the tiles get the height.
+  m_valueTitle->setObjectName(QStringLiteral("executionValueTitle"));
+  m_valueTitle->setContentsMargins(8, 0, 4, 0);
+  tabs->setCornerWidget(m_valueTitle, Qt::TopRightCorner);
 
   auto* layout = new QVBoxLayout(this);
   layout->setSpacing(4);
   layout->addLayout(setup);
   layout->addWidget(m_buttonRow);
   layout->addWidget(m_status);
-  layout->addWidget(m_valueTitle);
   layout->addWidget(tabs, 1);
   layout->addWidget(m_divergences);
 
@@ -330,41 +486,28 @@ void ExecutionPanel::refresh() {
   } else {
     m_status->setText(statusText(*e));
   }
-  m_valueTitle->setText(value ? tr("Value <b>%1</b> %2 on every device:")
-                                    .arg(value->name.toHtmlEscaped(), value->typed.toHtmlEscaped())
-                              : tr("Select a value to see it on every device."));
-  // A run that failed before it started has no device rows: keep the mesh's tiles.
-  const int numDevices = e && !e->devices.isEmpty()
-                             ? e->devices.size()
-                             : (m_context->program() ? static_cast<int>(m_context->program()->mesh.numDevices()) : 0);
-  while (m_tiles.size() > numDevices)
-    delete m_tiles.takeLast();
-  const int columns = qMax(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(numDevices)))));
-  while (m_tiles.size() < numDevices) {
-    auto* tile = new TensorTile(m_tileBox);
-    tile->setObjectName(QStringLiteral("deviceTile%1").arg(m_tiles.size()));
-    m_tileLayout->addWidget(tile, m_tiles.size() / columns, m_tiles.size() % columns);
-    m_tiles.push_back(tile);
-  }
-  for (int d = 0; d < m_tiles.size(); ++d) {
-    const qint64 device = e && d < e->devices.size() ? e->devices[d].device : d;
-    TensorData data = e && e->valueId == m_context->selectedValue() ? e->perDevice.value(d) : TensorData();
-    if (!data.valid && data.note.isEmpty())
-      data.note = e ? tr("no value on this device") : tr("not running");
-    const int rank = e && d < e->devices.size() ? e->devices[d].rank : -1;
-    m_tiles[d]->setTensor(rank >= 0 ? tr("device %1 (rank %2)").arg(device).arg(rank)
-                                    : tr("device %1").arg(device),
-                          data,
-                          e && e->divergingDevices.contains(device));
-  }
+  updateDeviceTiles(e);
+  const QString arrangement =
+      m_meshArrangement.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_meshArrangement);
+  m_valueTitle->setText(
+      value ? tr("Value <b>%1</b> %2 on every device%3")
+                  .arg(value->name.toHtmlEscaped(), value->typed.toHtmlEscaped(),
+                       arrangement.toHtmlEscaped())
+            : tr("Select a value to see it on every device%1.").arg(arrangement.toHtmlEscaped()));
   const bool same = e && e->valueId == m_context->selectedValue();
   TensorData global = same ? e->global : TensorData();
   if (!global.valid && global.note.isEmpty())
     global.note = tr("no value");
   m_global->setTensor(tr("global (assembled)"), global, same && !e->replicaProblem.isEmpty());
   TensorData reference = same ? e->reference : TensorData();
+  const bool running = e && e->started;
   if (!reference.valid)
-    reference.note = e ? e->referenceSummary : tr("no reference");
+    reference.note = !running                               ? tr("not running")
+                     : m_context->selectedValue().isEmpty() ? tr("no value selected")
+                     : e->referenceSummary.startsWith(QLatin1String("reference check off")) ||
+                             e->referenceSummary.startsWith(QLatin1String("no reference"))
+                         ? e->referenceSummary
+                         : tr("the reference run has no value for it");
   m_referenceTile->setTensor(tr("reference"), reference, false);
   // One colour scale for every tile of the value.
   double lo = 0, hi = 0;
@@ -410,6 +553,108 @@ void ExecutionPanel::refresh() {
   m_divergences->setVisible(!problems.isEmpty());
 }
 
+namespace {
+
+// The grid cell of the tile of the device at mesh `position` (x: column, y: row): the mesh's axes
+// in pairs, as the Mesh view nests them, the first of a pair down and the second across (a lone
+// last axis across), the outer pair's groups one empty row or column apart; a one-axis mesh is a
+// row, wrapped after 8 devices.
+QPoint tileCell(const MeshInfo& mesh, qint64 position) {
+  const QVector<qint64> coords = mesh.coordinates(position);
+  const int rank = coords.size();
+  if (rank == 0)
+    return {0, 0};
+  if (rank == 1) {
+    const qint64 perRow = qMin<qint64>(8, qMax<qint64>(1, mesh.axisSizes[0]));
+    return {static_cast<int>(coords[0] % perRow), static_cast<int>(coords[0] / perRow)};
+  }
+  qint64 row = 0, col = 0, innerRows = 1, innerCols = 1;
+  int rowAxes = 0, colAxes = 0;
+  for (int a = 0; a < rank; ++a) {
+    const bool down = a % 2 == 0 && a + 1 < rank;
+    qint64& index = down ? row : col;
+    index = index * mesh.axisSizes[a] + coords[a];
+    if ((down ? rowAxes : colAxes)++ > 0)
+      (down ? innerRows : innerCols) *= mesh.axisSizes[a];
+  }
+  if (rowAxes > 1)
+    row += row / innerRows;
+  if (colAxes > 1)
+    col += col / innerCols;
+  return {static_cast<int>(col), static_cast<int>(row)};
+}
+
+} // namespace
+
+void ExecutionPanel::arrangeTiles(const MeshInfo& mesh) {
+  // The tiles sit as the devices do in the mesh (when the run's devices are the mesh's).
+  const bool asMesh = mesh.numDevices() == m_tiles.size();
+  const int columns =
+      qMax(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(m_tiles.size())))));
+  for (TensorTile* tile : m_tiles)
+    m_tileLayout->removeWidget(tile);
+  for (int i = 0; i < m_tileLayout->columnCount(); ++i)
+    m_tileLayout->setColumnMinimumWidth(i, 0);
+  for (int i = 0; i < m_tileLayout->rowCount(); ++i)
+    m_tileLayout->setRowMinimumHeight(i, 0);
+  QSet<int> usedRows, usedCols;
+  for (int d = 0; d < m_tiles.size(); ++d) {
+    const QPoint cell = asMesh ? tileCell(mesh, d) : QPoint(d % columns, d / columns);
+    m_tileLayout->addWidget(m_tiles[d], cell.y(), cell.x());
+    usedRows.insert(cell.y());
+    usedCols.insert(cell.x());
+  }
+  // Rows and columns between nested groups stay empty: a gap.
+  // (Rows and columns past the last used, left from a larger mesh, stay empty and take no room.)
+  const int lastRow = usedRows.isEmpty() ? -1 : *std::max_element(usedRows.begin(), usedRows.end());
+  const int lastCol = usedCols.isEmpty() ? -1 : *std::max_element(usedCols.begin(), usedCols.end());
+  for (int r = 0; r < lastRow; ++r)
+    m_tileLayout->setRowMinimumHeight(r, usedRows.contains(r) ? 0 : 6);
+  for (int c = 0; c < lastCol; ++c)
+    m_tileLayout->setColumnMinimumWidth(c, usedCols.contains(c) ? 0 : 6);
+  // The caption names the axes as `tileCell` places them: pairs, first down, second across.
+  QStringList down, across;
+  const int rank = mesh.axisNames.size();
+  for (int a = 0; a < rank; ++a)
+    (a % 2 == 0 && a + 1 < rank ? down : across).push_back(mesh.axisNames[a]);
+  const QString times = QStringLiteral(" \u00d7 ");
+  m_meshArrangement = asMesh && rank >= 2
+                          ? tr("%1 down, %2 across").arg(down.join(times), across.join(times))
+                          : QString();
+  m_tileMesh = mesh.axisSizes;
+}
+
+void ExecutionPanel::updateDeviceTiles(const ExecutionSnapshotPtr& e) {
+  // A run that failed before it started has no device rows: keep the mesh's tiles.
+  const MeshInfo mesh = m_context->program() ? m_context->program()->mesh : MeshInfo();
+  const int numDevices = e && !e->devices.isEmpty() ? e->devices.size()
+                         : m_context->program()     ? static_cast<int>(mesh.numDevices())
+                                                    : 0;
+  const bool changed = numDevices != m_tiles.size() || mesh.axisSizes != m_tileMesh;
+  while (m_tiles.size() > numDevices)
+    delete m_tiles.takeLast();
+  while (m_tiles.size() < numDevices) {
+    auto* tile = new TensorTile(m_tileBox);
+    tile->setObjectName(QStringLiteral("deviceTile%1").arg(m_tiles.size()));
+    m_tiles.push_back(tile);
+  }
+  if (changed)
+    arrangeTiles(mesh);
+  for (int d = 0; d < m_tiles.size(); ++d) {
+    const qint64 device = e && d < e->devices.size() ? e->devices[d].device : d;
+    TensorData data =
+        e && e->valueId == m_context->selectedValue() ? e->perDevice.value(d) : TensorData();
+    if (!data.valid && data.note.isEmpty())
+      data.note = !e || !e->started                      ? tr("not running")
+                  : m_context->selectedValue().isEmpty() ? tr("no value selected")
+                                                         : tr("no value on this device");
+    const int rank = e && d < e->devices.size() ? e->devices[d].rank : -1;
+    m_tiles[d]->setTensor(rank >= 0 ? tr("device %1 (rank %2)").arg(device).arg(rank)
+                                    : tr("device %1").arg(device),
+                          data, e && e->divergingDevices.contains(device));
+  }
+}
+
 QString ExecutionPanel::statusText(const ExecutionSnapshot& e) const {
   QString where;
   if (e.backend == QLatin1String("mpi"))
@@ -420,9 +665,26 @@ QString ExecutionPanel::statusText(const ExecutionSnapshot& e) const {
     // The server died or hung: say so first, with its exit status and last messages.
     QString failure = e.failure.toHtmlEscaped();
     failure.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-    return tr("<span style='color:#d03030'><b>failed</b>%1 after %2 steps.</span> %3<br>"
+    return tr("<span style='color:#d03030'><b>failed</b>%1 after %2.</span> %3<br>"
               "Press Start for a new run.")
-        .arg(where.toHtmlEscaped(), QString::number(e.steps), failure);
+        .arg(where.toHtmlEscaped(), stepsText(e.steps), failure);
+  }
+  if (e.failed) {
+    // Where the run stopped and why: the engine's error, at its op and line.
+    const ProblemRow* error = nullptr;
+    for (const ProblemRow& p : e.problems)
+      if (p.isError())
+        error = &p;
+    QString at;
+    if (error && !error->opId.isEmpty())
+      at = tr(" at %1 (line %2)").arg(error->opId.section(QLatin1Char(':'), 2)).arg(error->line);
+    else if (error && error->line > 0)
+      at = tr(" at line %1").arg(error->line);
+    const QString what = e.started ? tr("failed%1%2 after %3").arg(where, at, stepsText(e.steps))
+                                   : tr("could not start%1%2").arg(where, at);
+    return tr("<span style='color:#d03030'><b>%1:</b></span> %2<br>Press Start for a new run.")
+        .arg(what.toHtmlEscaped(),
+             error ? error->message.toHtmlEscaped() : e.stopReason.toHtmlEscaped());
   }
   QStringList next;
   for (const DevicePosition& p : e.devices)
@@ -431,9 +693,10 @@ QString ExecutionPanel::statusText(const ExecutionSnapshot& e) const {
       if (!next.contains(item))
         next.push_back(item);
     }
-  return tr("<b>%1</b>%2 after %3 steps. Next: %4. %5")
-      .arg(e.stopReason.toHtmlEscaped(), where.toHtmlEscaped(), QString::number(e.steps),
-           next.isEmpty() ? tr("nothing (finished)") : next.join(QStringLiteral(", ")).toHtmlEscaped(),
+  return tr("<b>%1</b>%2 after %3. Next: %4. %5")
+      .arg(e.stopReason.toHtmlEscaped(), where.toHtmlEscaped(), stepsText(e.steps),
+           next.isEmpty() ? tr("nothing (finished)")
+                          : next.join(QStringLiteral(", ")).toHtmlEscaped(),
            e.referenceSummary.toHtmlEscaped());
 }
 

@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <utility>
+
 class QCheckBox;
 class QComboBox;
 class QGridLayout;
@@ -33,13 +35,37 @@ public:
   void setMarkedElements(QVector<bool> marked);
   int markedElementCount() const;
   const TensorData& tensor() const { return m_data; }
-  QSize sizeHint() const override { return {150, 110}; }
-  QSize minimumSizeHint() const override { return {100, 70}; }
+  QSize sizeHint() const override { return {150, 56}; }
+  QSize minimumSizeHint() const override { return {100, 48}; }
+
+  /// True when the tile draws a heat map (too many elements, or too little room, for numbers).
+  bool isHeatMap() const;
+  /// The colour scale under a heat map: the low and high ends of its range as printed
+  /// (`{"-1", "0.99"}`), empty when there is no heat map.
+  QStringList legendText() const;
+  /// The cell of element `index` (flat, row-major), in widget coordinates.
+  QRectF cellRect(int index) const;
+  /// The element under `pos`, or -1.
+  int elementAt(const QPoint& pos) const;
+  /// The tooltip at `pos`: the element's index (`[1, 5]`) and value, or the tile's title.
+  QString toolTipAt(const QPoint& pos) const;
+  /// `[1, 5]`: the index of flat element `index` in a tensor of `shape`.
+  static QString indexText(const QVector<qint64>& shape, qint64 index);
 
 protected:
   void paintEvent(QPaintEvent* event) override;
+  bool event(QEvent* event) override;
 
 private:
+  /// Where the elements are drawn, the legend below them when there is a heat map.
+  QRectF elementArea() const;
+  QRectF legendArea() const;
+  int columns() const;
+  int rows() const;
+  /// The range the colours span: the shared one, else the tile's own.
+  std::pair<double, double> colourRange() const;
+  void paintLegend(QPainter& painter, bool dark) const;
+
   QString m_title;
   TensorData m_data;
   bool m_marked = false;
@@ -68,6 +94,10 @@ private:
   /// The backend choice (Local, MPI with N ranks) told to the controller.
   void applyBackend();
   QString statusText(const ExecutionSnapshot& e) const;
+  /// Creates one tile per device and shows the selected value on each.
+  void updateDeviceTiles(const ExecutionSnapshotPtr& e);
+  /// Places the tiles as the devices sit in `mesh`.
+  void arrangeTiles(const MeshInfo& mesh);
   QPushButton* addButton(const QString& name, const QString& text, const QKeySequence& key,
                          const QString& tip);
 
@@ -86,6 +116,8 @@ private:
   QWidget* m_tileBox;
   QGridLayout* m_tileLayout;
   QList<TensorTile*> m_tiles;
+  QVector<qint64> m_tileMesh; ///< the mesh shape the tiles are arranged for
+  QString m_meshArrangement;  ///< which axes run down and across (`X down, Y across`)
   TensorTile* m_global;
   TensorTile* m_referenceTile;
   QLabel* m_divergences;

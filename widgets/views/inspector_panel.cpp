@@ -29,6 +29,26 @@ QString collectiveHtml(const CollectiveRow& c) {
   return html;
 }
 
+// The problems of op `opId` in `stage` (and the stages it derives from) and in the run, in red.
+QString problemsHtml(const ProgramSnapshot& program, StageId stage, const ExecutionSnapshot* run,
+                     const QString& opId) {
+  if (opId.isEmpty())
+    return QString();
+  QVector<ProblemRow> problems = program.problemsOf(stage);
+  if (run)
+    problems += run->problems;
+  QString items;
+  for (const ProblemRow& p : problems)
+    if (p.opId == opId && (p.isError() || p.severity == QLatin1String("warning")))
+      items += QStringLiteral("<li><span style='color:%1'><b>%2</b></span> (%3, line %4): %5</li>")
+                   .arg(p.isError() ? QStringLiteral("#d03030") : QStringLiteral("#c08000"),
+                        esc(p.severity), esc(p.stage), QString::number(p.line), esc(p.message));
+  return items.isEmpty()
+             ? QString()
+             : QObject::tr("<h4 style='color:#d03030'>Problems of its op</h4><ul>%1</ul>")
+                   .arg(items);
+}
+
 } // namespace
 
 InspectorPanel::InspectorPanel(SessionContext* context, QWidget* parent)
@@ -40,6 +60,12 @@ InspectorPanel::InspectorPanel(SessionContext* context, QWidget* parent)
   connect(context, &SessionContext::explanationChanged, this, &InspectorPanel::refresh);
   connect(context, &SessionContext::stageChanged, this, &InspectorPanel::refresh);
   connect(context, &SessionContext::programChanged, this, &InspectorPanel::refresh);
+  // A failed run's error at the selected op shows here too.
+  connect(context, &SessionContext::executionChanged, this, [this] {
+    const ExecutionSnapshotPtr run = m_context->execution();
+    if (run && !run->problems.isEmpty())
+      refresh();
+  });
   refresh();
 }
 
@@ -50,8 +76,9 @@ void InspectorPanel::refresh() {
                "File \u2192 Open Example.</p>"));
     return;
   }
+  const ExecutionSnapshotPtr run = m_context->execution();
   if (const CollectiveRow* c = m_context->selectedCollectiveRow()) {
-    setHtml(collectiveHtml(*c));
+    setHtml(collectiveHtml(*c) + problemsHtml(*program, m_context->stage(), run.get(), c->opId));
     return;
   }
   const ValueRow* v = m_context->selectedValueRow();
@@ -60,8 +87,12 @@ void InspectorPanel::refresh() {
                "problem) or a collective.</p>"));
     return;
   }
-  QString html = QStringLiteral("<h3>%1 <span style='font-weight:normal'>in @%2 \u2014 %3, line %4</span></h3><table>")
-                     .arg(esc(v->name), esc(v->function), esc(v->opName), QString::number(v->line));
+  QString html =
+      QStringLiteral(
+          "<h3>%1 <span style='font-weight:normal'>in @%2 \u2014 %3, line %4</span></h3>")
+          .arg(esc(v->name), esc(v->function), esc(v->opName), QString::number(v->line));
+  html += problemsHtml(*program, m_context->stage(), run.get(), v->opId);
+  html += QStringLiteral("<table>");
   html += row(tr("Type"), v->type);
   html += row(tr("JAX type"), v->typed);
   html += row(tr("PartitionSpec"), v->spec.isEmpty() ? tr("(unsharded)") : v->spec);
@@ -118,12 +149,15 @@ void InspectorPanel::refresh() {
         seeds += QStringLiteral("<li><code>%1</code></li>").arg(esc(seed));
       for (const QString& step : why->steps)
         steps += QStringLiteral("<li><code>%1</code></li>").arg(esc(step));
-      html += (why->seeds.size() == 1 ? tr("<p>From 1 annotation:</p><ul>%1</ul>")
-                                      : tr("<p>From %2 annotations:</p><ul>%1</ul>"))
-                  .arg(seeds, QString::number(why->seeds.size()));
-      html += (why->steps.size() == 1 ? tr("<p>through 1 propagation step:</p><ol>%1</ol>")
-                                      : tr("<p>through %2 propagation steps:</p><ol>%1</ol>"))
-                  .arg(steps, QString::number(why->steps.size()));
+      // (One argument at a time: the singular texts have no count to fill in.)
+      html += (why->seeds.size() == 1
+                   ? tr("<p>From 1 annotation:</p><ul>%1</ul>")
+                   : tr("<p>From %1 annotations:</p><ul>%2</ul>").arg(why->seeds.size()))
+                  .arg(seeds);
+      html += (why->steps.size() == 1
+                   ? tr("<p>through 1 propagation step:</p><ol>%1</ol>")
+                   : tr("<p>through %1 propagation steps:</p><ol>%2</ol>").arg(why->steps.size()))
+                  .arg(steps);
     }
   }
   // Collectives partitioning inserted at this op.

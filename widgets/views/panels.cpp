@@ -128,12 +128,24 @@ ProblemsPanel::ProblemsPanel(SessionContext* context, QWidget* parent)
   setModel(m_model);
   setUpTable(this);
   setWordWrap(true);
-  connect(context, &SessionContext::programChanged, this, [this] {
-    m_model->setRows(m_context->program() ? m_context->program()->problems
-                                          : QVector<ProblemRow>());
+  // Every stage's problems, then the run's (a failed run says where it stopped).
+  // (Steps do not reset the table unless the run's problems changed.)
+  auto refresh = [this](bool always) {
+    QVector<ProblemRow> rows =
+        m_context->program() ? m_context->program()->problems : QVector<ProblemRow>();
+    const ExecutionSnapshotPtr run = m_context->execution();
+    const int runProblems = run ? run->problems.size() : 0;
+    if (!always && runProblems == m_runProblems)
+      return;
+    m_runProblems = runProblems;
+    if (run)
+      rows += run->problems;
+    m_model->setRows(std::move(rows));
     resizeColumnsToContents();
     setColumnWidth(ProblemsModel::Message, qMin(columnWidth(ProblemsModel::Message), 700));
-  });
+  };
+  connect(context, &SessionContext::programChanged, this, [refresh] { refresh(true); });
+  connect(context, &SessionContext::executionChanged, this, [refresh] { refresh(false); });
   auto activate = [this](const QModelIndex& index) {
     const int line = index.data(ProblemsModel::LineRole).toInt();
     if (line > 0)

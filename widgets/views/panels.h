@@ -66,6 +66,7 @@ public:
 private:
   SessionContext* m_context;
   ProblemsModel* m_model;
+  int m_runProblems = 0; ///< rows of the run's problems shown
 };
 
 /// The two gradient stages side by side: the collectives of the gradient under the efficient

@@ -14,6 +14,7 @@
 #include <QTextDocument>
 #include <QThread>
 #include <QThreadPool>
+#include <QToolTip>
 
 namespace shardscope::widgets {
 
@@ -42,6 +43,18 @@ public:
 
 protected:
   void paintEvent(QPaintEvent* event) override { m_view->paintGutter(event); }
+  bool event(QEvent* event) override {
+    if (event->type() == QEvent::ToolTip) {
+      auto* help = static_cast<QHelpEvent*>(event);
+      const QString tip = m_view->gutterToolTip(help->pos().y());
+      if (tip.isEmpty())
+        QToolTip::hideText();
+      else
+        QToolTip::showText(help->globalPos(), tip, this);
+      return true;
+    }
+    return QWidget::event(event);
+  }
 
 private:
   SourceView* m_view;
@@ -163,6 +176,9 @@ void SourceView::paintGutter(QPaintEvent* event) {
   while (block.isValid() && top <= event->rect().bottom()) {
     const int bottom = top + qRound(blockBoundingRect(block).height());
     if (block.isVisible() && bottom >= event->rect().top()) {
+      const auto marker = m_markers.constFind(block.blockNumber() + 1);
+      if (marker != m_markers.constEnd())
+        paintMarker(painter, *marker, top, lineHeight);
       if (m_breakpoints.contains(block.blockNumber() + 1)) {
         painter.save();
         painter.setRenderHint(QPainter::Antialiasing);
@@ -172,12 +188,86 @@ void SourceView::paintGutter(QPaintEvent* event) {
         painter.drawEllipse(2, top + (lineHeight - d) / 2, d, d);
         painter.restore();
       }
-      painter.drawText(0, top, numberWidth, lineHeight, Qt::AlignRight,
-                       QString::number(block.blockNumber() + 1));
+      if (marker != m_markers.constEnd()) {
+        // The number of a line with a problem in the marker's colour, bold.
+        painter.save();
+        QFont bold = font();
+        bold.setBold(true);
+        painter.setFont(bold);
+        painter.setPen(markerColor(*marker));
+        painter.drawText(0, top, numberWidth, lineHeight, Qt::AlignRight,
+                         QString::number(block.blockNumber() + 1));
+        painter.restore();
+      } else {
+        painter.drawText(0, top, numberWidth, lineHeight, Qt::AlignRight,
+                         QString::number(block.blockNumber() + 1));
+      }
     }
     block = block.next();
     top = bottom;
   }
+}
+
+QColor SourceView::markerColor(const LineMarker& marker) {
+  return marker.error ? QColor(0xd0, 0x30, 0x30) : QColor(0xc0, 0x80, 0x00);
+}
+
+void SourceView::paintMarker(QPainter& painter, const LineMarker& marker, int top,
+                             int lineHeight) const {
+  // A rounded square with "!" (error) or "?" (warning only) left of the number, where a
+  // breakpoint's dot also goes.
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(Qt::NoPen);
+  painter.setBrush(markerColor(marker));
+  const int d = qMax(8, lineHeight - 4);
+  const QRect box(1, top + (lineHeight - d) / 2, d, d);
+  painter.drawRoundedRect(box, 2, 2);
+  QFont bold = font();
+  bold.setBold(true);
+  bold.setPixelSize(qMax(7, d - 3));
+  painter.setFont(bold);
+  painter.setPen(Qt::white);
+  painter.drawText(box, Qt::AlignCenter, marker.error ? QStringLiteral("!") : QStringLiteral("?"));
+  painter.restore();
+}
+
+void SourceView::setLineMarkers(QMap<int, LineMarker> markers) {
+  m_markers = std::move(markers);
+  m_gutter->update();
+}
+
+QWidget* SourceView::gutter() const { return m_gutter; }
+
+int SourceView::lineAt(int y) const {
+  for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
+    const QRectF r = blockBoundingGeometry(block).translated(contentOffset());
+    if (r.top() > y)
+      return 0;
+    if (y < r.bottom())
+      return block.blockNumber() + 1;
+  }
+  return 0;
+}
+
+int SourceView::lineCenterY(int line) const {
+  const QTextBlock block = document()->findBlockByNumber(line - 1);
+  if (!block.isValid())
+    return -1;
+  const QRectF r = blockBoundingGeometry(block).translated(contentOffset());
+  return r.bottom() < 0 || r.top() > viewport()->height() ? -1 : qRound(r.center().y());
+}
+
+QString SourceView::gutterToolTip(int y) const {
+  const int line = lineAt(y);
+  const auto marker = m_markers.constFind(line);
+  if (line <= 0 || marker == m_markers.constEnd())
+    return QString();
+  QStringList lines;
+  for (const QString& message : marker->messages)
+    lines.push_back(message.toHtmlEscaped());
+  return QStringLiteral("<b>%1</b><br>%2")
+      .arg(tr("Line %1").arg(line), lines.join(QStringLiteral("<br>")));
 }
 
 void SourceView::showText(const QString& text) {

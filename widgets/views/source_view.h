@@ -1,6 +1,10 @@
 #pragma once
 
+#include <QMap>
 #include <QPlainTextEdit>
+#include <QStringList>
+
+class QPainter;
 
 namespace shardscope::widgets {
 
@@ -28,6 +32,23 @@ public:
   void setHighlights(int selected, const QList<int>& current, const QList<int>& breakpoints = {});
   int selectedLine() const { return m_selected; }
 
+  /// A problem marked in the gutter: an error (red) or a warning (amber), with its messages.
+  struct LineMarker {
+    bool error = true;
+    QStringList messages;
+  };
+  /// Marks the lines of `markers` (1-based) in the gutter; hovering a marked line number shows
+  /// its messages.
+  void setLineMarkers(QMap<int, LineMarker> markers);
+  const QMap<int, LineMarker>& lineMarkers() const { return m_markers; }
+  /// The line (1-based) shown at height `y` of the gutter (or the viewport), 0 below the text.
+  int lineAt(int y) const;
+  /// The y of the middle of `line` in the gutter, or -1 when it is not on screen.
+  int lineCenterY(int line) const;
+  /// What the gutter's tooltip says at height `y`: the messages of the problems of that line.
+  QString gutterToolTip(int y) const;
+  QWidget* gutter() const;
+
 Q_SIGNALS:
   /// A text given to `showText` is shown.
   void textShown();
@@ -50,6 +71,8 @@ private:
   void placeGutter();
   void updateGutter(const QRect& rect, int dy);
   void paintGutter(QPaintEvent* event);
+  static QColor markerColor(const LineMarker& marker);
+  void paintMarker(QPainter& painter, const LineMarker& marker, int top, int lineHeight) const;
   /// Applies MLIR syntax colours to the visible lines not coloured yet.
   void colourVisibleLines();
 
@@ -60,6 +83,7 @@ private:
   int m_selected = 0;
   QList<int> m_current;
   QList<int> m_breakpoints;
+  QMap<int, LineMarker> m_markers;
   bool m_loading = false;
   bool m_replacingText = false; ///< inside `setPlainText`: no colouring of partial texts
   quint64 m_textGeneration = 0; ///< which `showText` call a prepared document belongs to

@@ -1,0 +1,346 @@
+// Errors where the eye is: the op of an error is red in the graph, marked in the source gutter with
+// its message on hover, repeated in the inspector; a failed run is a problem at the op and line
+// where it stopped; under explicit mesh axes, edges and values carry the types JAX gives them.
+
+#include "app/gui/main_window.h"
+
+#include "widgets/controller/engine_controller.h"
+#include "widgets/controller/session_context.h"
+#include "widgets/graph/graph_panel.h"
+#include "widgets/models/problems_model.h"
+#include "widgets/views/panels.h"
+#include "widgets/views/source_view.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QGraphicsRectItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QToolTip>
+#include <QtTest>
+
+using shardscope::gui::MainWindow;
+using namespace shardscope::widgets;
+
+namespace {
+
+const QString kIllegal = QStringLiteral(SHARDSCOPE_TEST_DATA_DIR
+                                        "/../../resources/examples/explicit_sharding_illegal.mlir");
+const QString kWidgetData = QStringLiteral(SHARDSCOPE_WIDGET_TEST_DATA_DIR);
+const QString kUnsupported =
+    QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/session/unsupported_op.mlir");
+
+// From the example's header: JAX's message for the add at line 33 (`%out = stablehlo.add`,
+// column 5, where its result is named).
+const QString kIllegalMessage = QStringLiteral(
+    "add operation with inputs: f32[8@X,8], f32[8,8@X] produces an illegally sharded result: "
+    "f32[8@X,8@X]");
+const QString kIllegalAdd = QStringLiteral("33:5:stablehlo.add");
+const QString kTanh = QStringLiteral("32:5:stablehlo.tanh");
+
+bool openAndWait(MainWindow& window, const QString& path) {
+  QSignalSpy loaded(&window, &MainWindow::programLoaded);
+  if (!window.openFile(path))
+    return false;
+  QElapsedTimer timer;
+  timer.start();
+  while (loaded.isEmpty() && timer.elapsed() < 30000)
+    QTest::qWait(20);
+  while (!loaded.isEmpty() && window.controller()->isComputingStages() && timer.elapsed() < 60000)
+    QTest::qWait(20);
+  return !loaded.isEmpty();
+}
+
+// Waits for the graph of `stage` to be laid out and drawn.
+bool waitForGraph(GraphPanel* graph, StageId stage) {
+  QElapsedTimer timer;
+  timer.start();
+  while ((!graph->graph() || graph->graph()->stage != stage || graph->scene()->items().isEmpty()) &&
+         timer.elapsed() < 30000)
+    QTest::qWait(20);
+  return graph->graph() && graph->graph()->stage == stage && graph->graph()->status.isEmpty();
+}
+
+QGraphicsRectItem* nodeOf(GraphPanel* graph, const QString& opId) {
+  for (QGraphicsItem* item : graph->scene()->items())
+    if (auto* rect = dynamic_cast<QGraphicsRectItem*>(item);
+        rect && rect->data(GraphPanel::OpData).toString() == opId)
+      return rect;
+  return nullptr;
+}
+
+bool clickAndWait(MainWindow& window, const QString& button) {
+  auto* b = window.findChild<QPushButton*>(button);
+  QElapsedTimer timer;
+  timer.start();
+  while (b && (!b->isEnabled() || window.controller()->isBusy()) && timer.elapsed() < 30000)
+    QTest::qWait(10);
+  if (!b || !b->isEnabled())
+    return false;
+  QSignalSpy changed(window.context(), &SessionContext::executionChanged);
+  b->click();
+  while ((changed.isEmpty() || window.controller()->isBusy()) && timer.elapsed() < 30000)
+    QTest::qWait(10);
+  return !changed.isEmpty();
+}
+
+// For looking at the views: SHARDSCOPE_TEST_SCREENSHOT_DIR=DIR saves the window there as
+// NAME.png with the dock `dock` raised.
+void saveScreenshot(MainWindow& window, const QString& dock, const QString& name) {
+  const QString shots = qEnvironmentVariable("SHARDSCOPE_TEST_SCREENSHOT_DIR");
+  if (shots.isEmpty())
+    return;
+  window.resize(1440, 900);
+  auto* d = window.findChild<QDockWidget*>(dock);
+  if (d)
+    d->raise();
+  QTest::qWait(50);
+  window.grab().save(QDir(shots).filePath(name + QStringLiteral(".png")));
+  if (!d)
+    return;
+  // The dock on its own, roomier than the window gives it.
+  d->setFloating(true);
+  d->resize(1100, 650);
+  QTest::qWait(50);
+  d->grab().save(QDir(shots).filePath(name + QStringLiteral("_dock.png")));
+  d->setFloating(false);
+}
+
+} // namespace
+
+class ErrorsTest : public QObject {
+  Q_OBJECT
+
+private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    QCoreApplication::setOrganizationName(QStringLiteral("ShardScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("ShardScope"));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                       m_dir.filePath(QStringLiteral("config")));
+  }
+
+  void init() { QSettings().clear(); }
+
+  // The problem names its op, and the op's node is red with the message in its tooltip.
+  void problemOpIsRedInTheGraph() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kIllegal));
+    const ProblemRow* illegal = nullptr;
+    for (const ProblemRow& p : window.context()->program()->problems)
+      if (p.isError() && p.message.contains(kIllegalMessage))
+        illegal = &p;
+    QVERIFY(illegal);
+    QCOMPARE(illegal->opId, kIllegalAdd);
+    QCOMPARE(illegal->stageId, static_cast<int>(StageId::AsWritten));
+
+    auto* graph = window.findChild<GraphPanel*>();
+    QVERIFY(waitForGraph(graph, StageId::AsWritten));
+    QGraphicsRectItem* add = nodeOf(graph, kIllegalAdd);
+    QVERIFY(add);
+    QCOMPARE(add->pen().color(), QColor(0xd0, 0x30, 0x30));
+    QCOMPARE(add->brush().color(), QColor(0xfb, 0xdc, 0xdc));
+    QVERIFY2(add->toolTip().contains(kIllegalMessage), qPrintable(add->toolTip()));
+    // Its red `error` tab, inside the scene.
+    QGraphicsSimpleTextItem* tab = nullptr;
+    for (QGraphicsItem* child : add->childItems())
+      for (QGraphicsItem* text : child->childItems())
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(text);
+            t && t->text() == QStringLiteral("error"))
+          tab = t;
+    QVERIFY(tab);
+    QCOMPARE(static_cast<QGraphicsRectItem*>(tab->parentItem())->brush().color(),
+             QColor(0xd0, 0x30, 0x30));
+    QVERIFY(graph->scene()->sceneRect().contains(tab->sceneBoundingRect()));
+    QGraphicsRectItem* tanh = nodeOf(graph, kTanh);
+    QVERIFY(tanh);
+    QVERIFY(tanh->pen().color() != QColor(0xd0, 0x30, 0x30));
+    QVERIFY(!tanh->toolTip().contains(QStringLiteral("error")));
+    saveScreenshot(window, QStringLiteral("graphDock"), QStringLiteral("graph_error"));
+
+    // The later stages derive from the program as written: its error stays marked there.
+    window.context()->setStage(StageId::Partitioned);
+    QVERIFY(waitForGraph(graph, StageId::Partitioned));
+    add = nodeOf(graph, kIllegalAdd);
+    QVERIFY(add);
+    QCOMPARE(add->pen().color(), QColor(0xd0, 0x30, 0x30));
+  }
+
+  // Under explicit axes the edges carry JAX's types: the dot and tanh results are f32[8@X,8] and
+  // `skip` is f32[8,8@X], the two operand types of the message.
+  void explicitTypesOnEdgesAndValues() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kIllegal));
+    auto* graph = window.findChild<GraphPanel*>();
+    QVERIFY(waitForGraph(graph, StageId::AsWritten));
+    QStringList labels;
+    for (const GraphEdgeItem& e : graph->graph()->edges)
+      if (e.hasLabel)
+        labels.push_back(e.label);
+    QVERIFY2(labels.count(QStringLiteral("f32[8@X,8]")) >= 2, qPrintable(labels.join(u' ')));
+    QVERIFY2(labels.contains(QStringLiteral("f32[8,8@X]")), qPrintable(labels.join(u' ')));
+    QVERIFY2(labels.contains(QStringLiteral("f32[8@X,4]")), qPrintable(labels.join(u' ')));
+    // The dot's result has no annotation of its own: its type comes from JAX's rule.
+    const ProgramSnapshotPtr program = window.context()->program();
+    const ValueRow* xw =
+        program->findValue(StageId::AsWritten, QStringLiteral("30:5:stablehlo.dot_general#0"));
+    QVERIFY(xw);
+    QCOMPARE(xw->typed, QStringLiteral("f32[8@X,8]"));
+    // Later stages show the shardings their passes gave: propagation splits %h's columns over X
+    // (from %skip), and its type says so.
+    const ValueRow* h =
+        program->findValue(StageId::Partitioned, QStringLiteral("32:5:stablehlo.tanh#0"));
+    QVERIFY(h);
+    QCOMPARE(h->shardy, QStringLiteral("#sdy.sharding<@mesh, [{}, {\"X\"}]>"));
+    QCOMPARE(h->typed, QStringLiteral("f32[8,8@X]"));
+  }
+
+  // The gutter marks line 33 and says the message on hover; the inspector repeats it.
+  void sourceGutterAndInspectorShowTheError() {
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, kIllegal));
+    auto* source = window.findChild<SourceView*>(QStringLiteral("sourceView"));
+    QVERIFY(source);
+    QTRY_VERIFY(source->lineMarkers().contains(33));
+    const SourceView::LineMarker marker = source->lineMarkers().value(33);
+    QVERIFY(marker.error);
+    QVERIFY(marker.messages.join(u'\n').contains(kIllegalMessage));
+    QVERIFY(!source->lineMarkers().contains(32));
+    // The Stage IR marks the line where the add is printed.
+    auto* stageText = window.findChild<SourceView*>(QStringLiteral("stageTextView"));
+    QVERIFY(stageText);
+    const int printed =
+        window.context()->program()->stage(StageId::AsWritten).opLines.value(kIllegalAdd);
+    QVERIFY(printed > 0);
+    QCOMPARE(stageText->lineMarkers().keys(), QList<int>({printed}));
+    QVERIFY(stageText->lineMarkers().value(printed).messages.join(u'\n').contains(kIllegalMessage));
+    // Hover: the gutter's tooltip at line 33 names the message, at line 32 nothing.
+    window.context()->selectLine(33); // scrolls it into view
+    const int y = source->lineCenterY(33);
+    QVERIFY(y >= 0);
+    QCOMPARE(source->lineAt(y), 33);
+    QVERIFY2(source->gutterToolTip(y).contains(kIllegalMessage.toHtmlEscaped()),
+             qPrintable(source->gutterToolTip(y)));
+    QVERIFY(source->gutterToolTip(source->lineCenterY(32)).isEmpty());
+    QHelpEvent help(QEvent::ToolTip, QPoint(4, y), source->gutter()->mapToGlobal(QPoint(4, y)));
+    QCoreApplication::sendEvent(source->gutter(), &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(QStringLiteral("illegally sharded result")),
+             qPrintable(QToolTip::text()));
+    QToolTip::hideText();
+
+    // Selecting the line selects %out, whose op has the error: the inspector says it.
+    QCOMPARE(window.context()->selectedOp(), kIllegalAdd);
+    auto* inspector = window.findChild<QTextBrowser*>(QStringLiteral("inspectorPanel"));
+    QVERIFY(inspector);
+    QTRY_VERIFY2(inspector->toPlainText().contains(kIllegalMessage),
+                 qPrintable(inspector->toPlainText()));
+    // A value of another op has no problem section.
+    window.context()->selectLine(32);
+    QVERIFY(!inspector->toPlainText().contains(kIllegalMessage));
+  }
+
+  // A program the Shardy verifier rejects does not load: its error is a problem at line 5, and
+  // the source's gutter marks that line with the verifier's message.
+  void verifierErrorIsMarkedInTheSource() {
+    MainWindow window;
+    window.show();
+    QSignalSpy failed(&window, &MainWindow::programFailed);
+    QVERIFY(window.openFile(kWidgetData + QStringLiteral("/unknown_axis.mlir")));
+    QVERIFY(failed.wait(30000));
+    auto* problems = window.findChild<ProblemsPanel*>(QStringLiteral("problemsPanel"));
+    QVERIFY(problems->model()->rowCount() >= 1);
+    const ProblemRow& row = problems->model()->rows().first();
+    QVERIFY(row.isError());
+    QCOMPARE(row.line, 5);
+    QVERIFY2(row.message.contains(QStringLiteral("unknown axis name: \"z\"")),
+             qPrintable(row.message));
+    auto* source = window.findChild<SourceView*>(QStringLiteral("sourceView"));
+    QTRY_VERIFY(source->lineMarkers().contains(5));
+    QVERIFY(source->lineMarkers().value(5).error);
+    QVERIFY(source->lineMarkers().value(5).messages.join(u'\n').contains(
+        QStringLiteral("unknown axis name")));
+  }
+
+  // An op the interpreter does not know (line 3) fails the run: with the reference check the
+  // reference run fails at start, without it the devices fail at the op's step. Either way the
+  // Problems panel lists the error at line 3 as the run's, the Execution panel says where it
+  // failed and the source marks the line.
+  void failedRunReportsItsOpAndLine_data() {
+    QTest::addColumn<bool>("reference");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("where");
+    QTest::newRow("reference run at start")
+        << true << QStringLiteral("the reference run failed: unsupported op 'mydialect.frobnicate'")
+        << QStringLiteral("could not start at mydialect.frobnicate (line 3):");
+    QTest::newRow("devices at the step")
+        << false << QStringLiteral("unsupported op 'mydialect.frobnicate' in the interpreter")
+        << QStringLiteral("failed at mydialect.frobnicate (line 3) after 1 step:");
+  }
+
+  void failedRunReportsItsOpAndLine() {
+    QFETCH(bool, reference);
+    QFETCH(QString, message);
+    QFETCH(QString, where);
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kUnsupported));
+    for (QCheckBox* box : window.findChildren<QCheckBox*>())
+      if (box->text() == QStringLiteral("Reference check"))
+        box->setChecked(reference);
+    auto* problems = window.findChild<ProblemsPanel*>(QStringLiteral("problemsPanel"));
+    QVERIFY(problems);
+    const int before = problems->model()->rowCount();
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    for (int i = 0; i < 4 && !window.context()->execution()->failed; ++i)
+      QVERIFY(clickAndWait(window, QStringLiteral("stepButton")));
+    QVERIFY(window.context()->execution()->failed);
+    QCOMPARE(problems->model()->rowCount(), before + 1);
+    const ProblemRow& row = problems->model()->rows().last();
+    QCOMPARE(row.stage, QStringLiteral("Run"));
+    QCOMPARE(row.severity, QStringLiteral("error"));
+    QVERIFY2(row.message.startsWith(message), qPrintable(row.message));
+    QCOMPARE(row.line, 3);
+    QCOMPARE(row.opId, QStringLiteral("3:3:mydialect.frobnicate"));
+    const int last = problems->model()->rowCount() - 1;
+    QCOMPARE(problems->model()->index(last, ProblemsModel::Line).data().toString(),
+             QStringLiteral("3:3"));
+    QCOMPARE(problems->model()->index(last, ProblemsModel::Stage).data().toString(),
+             QStringLiteral("Run"));
+    auto* status = window.findChild<QLabel*>(QStringLiteral("executionStatus"));
+    QVERIFY(status);
+    QVERIFY2(status->text().contains(where), qPrintable(status->text()));
+    QVERIFY2(status->text().contains(message.toHtmlEscaped()), qPrintable(status->text()));
+    saveScreenshot(window, QStringLiteral("executionDock"),
+                   reference ? QStringLiteral("run_failed_start")
+                             : QStringLiteral("run_failed_step"));
+    auto* source = window.findChild<SourceView*>(QStringLiteral("sourceView"));
+    QVERIFY(source->lineMarkers().value(3).error);
+    QVERIFY(source->lineMarkers().value(3).messages.join(u'\n').contains(message));
+    // Clicking the problem selects its line.
+    window.context()->selectLine(1);
+    const QRect cell = problems->visualRect(problems->model()->index(last, ProblemsModel::Message));
+    QTest::mouseClick(problems->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(window.context()->selectedLine(), 3);
+  }
+
+private:
+  QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(ErrorsTest)
+#include "errors_test.moc"

@@ -1,0 +1,281 @@
+// The execution views: heat maps with a colour scale that names its ends, tooltips naming the
+// element under the cursor, device tiles placed as the mesh's devices, the values table's
+// Reference column, and reference counts that say what was compared.
+
+#include "app/gui/main_window.h"
+
+#include "widgets/controller/engine_controller.h"
+#include "widgets/controller/session_context.h"
+#include "widgets/models/device_values_model.h"
+#include "widgets/views/execution_panel.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QToolTip>
+#include <QtTest>
+
+using shardscope::gui::MainWindow;
+using namespace shardscope::widgets;
+
+namespace {
+
+const QString kExamples = QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/../../resources/examples");
+const QString kWidgetData = QStringLiteral(SHARDSCOPE_WIDGET_TEST_DATA_DIR);
+
+bool openAndWait(MainWindow& window, const QString& path) {
+  QSignalSpy loaded(&window, &MainWindow::programLoaded);
+  if (!window.openFile(path))
+    return false;
+  QElapsedTimer timer;
+  timer.start();
+  while (loaded.isEmpty() && timer.elapsed() < 30000)
+    QTest::qWait(20);
+  while (!loaded.isEmpty() && window.controller()->isComputingStages() && timer.elapsed() < 60000)
+    QTest::qWait(20);
+  return !loaded.isEmpty();
+}
+
+bool clickAndWait(MainWindow& window, const QString& button) {
+  auto* b = window.findChild<QPushButton*>(button);
+  QElapsedTimer timer;
+  timer.start();
+  while (b && (!b->isEnabled() || window.controller()->isBusy()) && timer.elapsed() < 30000)
+    QTest::qWait(10);
+  if (!b || !b->isEnabled())
+    return false;
+  QSignalSpy changed(window.context(), &SessionContext::executionChanged);
+  b->click();
+  while ((changed.isEmpty() || window.controller()->isBusy()) && timer.elapsed() < 30000)
+    QTest::qWait(10);
+  return !changed.isEmpty();
+}
+
+// A 4x20 tensor whose element k is k / 2 - 10: from -10 (k = 0) to 29.5 (k = 79).
+TensorData ramp() {
+  TensorData data;
+  data.valid = true;
+  data.shape = {4, 20};
+  for (int k = 0; k < 80; ++k)
+    data.values.push_back(k * 0.5 - 10);
+  return data;
+}
+
+// For looking at the views: SHARDSCOPE_TEST_SCREENSHOT_DIR=DIR saves the window there as
+// NAME.png with the dock `dock` raised.
+void saveScreenshot(MainWindow& window, const QString& dock, const QString& name) {
+  const QString shots = qEnvironmentVariable("SHARDSCOPE_TEST_SCREENSHOT_DIR");
+  if (shots.isEmpty())
+    return;
+  window.resize(1440, 900);
+  auto* d = window.findChild<QDockWidget*>(dock);
+  if (d)
+    d->raise();
+  QTest::qWait(50);
+  window.grab().save(QDir(shots).filePath(name + QStringLiteral(".png")));
+  if (!d)
+    return;
+  // The dock on its own, roomier than the window gives it.
+  d->setFloating(true);
+  d->resize(1100, 650);
+  QTest::qWait(50);
+  d->grab().save(QDir(shots).filePath(name + QStringLiteral("_dock.png")));
+  d->setFloating(false);
+}
+
+} // namespace
+
+class ExecutionViewsTest : public QObject {
+  Q_OBJECT
+
+private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    QCoreApplication::setOrganizationName(QStringLiteral("ShardScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("ShardScope"));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
+                       m_dir.filePath(QStringLiteral("config")));
+  }
+
+  void init() { QSettings().clear(); }
+
+  // 80 elements are a heat map; its legend names the ends of the colour scale, and a tooltip
+  // names the element under the cursor: element 45 is [2, 5] (45 = 2 * 20 + 5) = 12.5.
+  void heatMapLegendAndElementTooltip() {
+    TensorTile tile;
+    tile.resize(320, 200);
+    tile.setTensor(QStringLiteral("device 0"), ramp(), false);
+    tile.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tile));
+    QVERIFY(tile.isHeatMap());
+    QCOMPARE(tile.legendText(), QStringList({QStringLiteral("-10"), QStringLiteral("29.5")}));
+    // The shared scale of the value's tiles wins over the tile's own range.
+    tile.setRange(-20, 40);
+    QCOMPARE(tile.legendText(), QStringList({QStringLiteral("-20"), QStringLiteral("40")}));
+
+    const QPoint at = tile.cellRect(45).center().toPoint();
+    QCOMPARE(tile.elementAt(at), 45);
+    QCOMPARE(tile.toolTipAt(at), QStringLiteral("device 0 [2, 5] = 12.5"));
+    QCOMPARE(tile.elementAt(tile.cellRect(79).center().toPoint()), 79);
+    QVERIFY(tile.toolTipAt(tile.cellRect(79).center().toPoint())
+                .endsWith(QStringLiteral("[3, 19] = 29.5")));
+    // The tooltip is the element's, never the whole array.
+    QHelpEvent help(QEvent::ToolTip, at, tile.mapToGlobal(at));
+    QCoreApplication::sendEvent(&tile, &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QCOMPARE(QToolTip::text(), QStringLiteral("device 0 [2, 5] = 12.5"));
+    QToolTip::hideText();
+
+    // Six numbers fit as numbers: no heat map, no legend.
+    TensorData small;
+    small.valid = true;
+    small.shape = {2, 3};
+    small.values = {1, 2, 3, 4, 5, 6};
+    tile.setTensor(QStringLiteral("device 1"), small, false);
+    QVERIFY(!tile.isHeatMap());
+    QVERIFY(tile.legendText().isEmpty());
+    QCOMPARE(tile.toolTipAt(tile.cellRect(4).center().toPoint()),
+             QStringLiteral("device 1 [1, 1] = 5"));
+  }
+
+  // The example's mesh is X=2 by Y=4: two rows of four tiles, device 4 under device 0.
+  void tilesFollowATwoByFourMesh() {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(openAndWait(window, kExamples + QStringLiteral("/explicit_sharding_illegal.mlir")));
+    window.context()->selectValue(QStringLiteral("%h"));
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    QVERIFY(clickAndWait(window, QStringLiteral("runToEndButton")));
+    saveScreenshot(window, QStringLiteral("executionDock"), QStringLiteral("execution_2x4"));
+    auto* panel = window.findChild<ExecutionPanel*>();
+    QVERIFY(panel);
+    QList<TensorTile*> tiles = panel->deviceTiles();
+    QCOMPARE(tiles.size(), 8);
+    for (int d = 1; d < 4; ++d) {
+      QCOMPARE(tiles[d]->geometry().top(), tiles[0]->geometry().top());
+      QVERIFY(tiles[d]->geometry().left() > tiles[d - 1]->geometry().left());
+      QCOMPARE(tiles[d + 4]->geometry().left(), tiles[d]->geometry().left());
+    }
+    QVERIFY(tiles[4]->geometry().top() > tiles[0]->geometry().bottom());
+    QCOMPARE(tiles[4]->geometry().left(), tiles[0]->geometry().left());
+    // At 1440x900 both rows show in the Execution dock without scrolling.
+    window.findChild<QDockWidget*>(QStringLiteral("executionDock"))->raise();
+    QTest::qWait(50);
+    auto* scroll = window.findChild<QScrollArea*>(QStringLiteral("executionDockScroll"));
+    QVERIFY(scroll);
+    QCOMPARE(scroll->verticalScrollBar()->maximum(), 0);
+    QVERIFY(tiles[4]->isVisible() && tiles[4]->height() >= tiles[4]->minimumSizeHint().height());
+  }
+
+  // x=2, y=2, z=2: x down; y across, and z across inside each y group, a gap between the groups.
+  // Device d has coordinates (d / 4, d / 2 % 2, d % 2).
+  void tilesNestAThreeAxisMesh() {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(openAndWait(window, kWidgetData + QStringLiteral("/three_axes.mlir")));
+    QList<TensorTile*> tiles = window.findChild<ExecutionPanel*>()->deviceTiles();
+    QCOMPARE(tiles.size(), 8);
+    const auto rect = [&](int d) { return tiles[d]->geometry(); };
+    for (int d = 0; d < 4; ++d) {
+      QCOMPARE(rect(d).top(), rect(0).top());
+      QCOMPARE(rect(d + 4).left(), rect(d).left());
+    }
+    QVERIFY(rect(4).top() > rect(0).bottom());
+    // Left to right: (y=0, z=0), (y=0, z=1), gap, (y=1, z=0), (y=1, z=1).
+    QVERIFY(rect(0).left() < rect(1).left() && rect(1).left() < rect(2).left() &&
+            rect(2).left() < rect(3).left());
+    const int inGroup = rect(1).left() - rect(0).left();
+    const int acrossGroups = rect(2).left() - rect(1).left();
+    QVERIFY2(acrossGroups > inGroup,
+             qPrintable(QStringLiteral("%1 vs %2").arg(acrossGroups).arg(inGroup)));
+  }
+
+  // With iota inputs %a of three_axes.mlir holds 0..287 (8 * 9 * 4 elements) and %0 = abs(%a)
+  // the same: every tile's heat map spans the shared scale 0..287.
+  void deviceHeatMapsShareTheirScale() {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(openAndWait(window, kWidgetData + QStringLiteral("/three_axes.mlir")));
+    window.context()->selectValue(QStringLiteral("%0"));
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    QVERIFY(clickAndWait(window, QStringLiteral("runToEndButton")));
+    const QList<TensorTile*> tiles = window.findChild<ExecutionPanel*>()->deviceTiles();
+    QCOMPARE(tiles.size(), 8);
+    for (TensorTile* tile : tiles) {
+      QVERIFY(tile->tensor().valid);
+      QVERIFY(tile->isHeatMap());
+      QCOMPARE(tile->legendText(), QStringList({QStringLiteral("0"), QStringLiteral("287")}));
+    }
+    saveScreenshot(window, QStringLiteral("executionDock"), QStringLiteral("execution_three_axes"));
+  }
+
+  // The values table's Reference column holds what each device should hold ([0, -1] and
+  // [-2, -3]), the Check column what the reference check did; the counts say what was compared.
+  void referenceColumnAndTruthfulCounts() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kWidgetData + QStringLiteral("/reference_blocks.mlir")));
+    window.context()->selectValue(QStringLiteral("%neg"));
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    auto* status = window.findChild<QLabel*>(QStringLiteral("executionStatus"));
+    QVERIFY2(status->text().contains(QStringLiteral("no value compared with the reference yet")),
+             qPrintable(status->text()));
+    QVERIFY(!status->text().contains(QStringLiteral("all 0")));
+    auto* table = window.findChild<QTableView*>(QStringLiteral("deviceValuesTable"));
+    QVERIFY(table);
+    QAbstractItemModel* model = table->model();
+    QCOMPARE(model->headerData(DeviceValuesModel::Reference, Qt::Horizontal).toString(),
+             QStringLiteral("Reference"));
+    // Before the negate ran the devices hold nothing yet; the reference already has the value.
+    QCOMPARE(model->index(1, DeviceValuesModel::Reference).data().toString(),
+             QStringLiteral("[-2, -3]"));
+    QVERIFY(model->index(1, DeviceValuesModel::Status).data().toString().isEmpty());
+
+    QVERIFY(clickAndWait(window, QStringLiteral("runToEndButton")));
+    QCOMPARE(model->rowCount(), 2);
+    QCOMPARE(model->index(0, DeviceValuesModel::Elements).data().toString(),
+             QStringLiteral("[0, -1]"));
+    QCOMPARE(model->index(0, DeviceValuesModel::Reference).data().toString(),
+             QStringLiteral("[0, -1]"));
+    QCOMPARE(model->index(1, DeviceValuesModel::Reference).data().toString(),
+             QStringLiteral("[-2, -3]"));
+    QCOMPARE(model->index(1, DeviceValuesModel::Status).data().toString(),
+             QStringLiteral("matches the reference"));
+    window.findChild<QTabWidget*>(QStringLiteral("executionTabs"))->setCurrentIndex(1);
+    saveScreenshot(window, QStringLiteral("executionDock"), QStringLiteral("execution_table"));
+    QVERIFY2(status->text().contains(QStringLiteral("checked values match the reference")),
+             qPrintable(status->text()));
+
+    // Without the reference check nothing is compared, and the table says so.
+    QCheckBox* check = nullptr;
+    for (QCheckBox* box : window.findChildren<QCheckBox*>())
+      if (box->text() == QStringLiteral("Reference check"))
+        check = box;
+    QVERIFY(check);
+    check->setChecked(false);
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    QVERIFY(clickAndWait(window, QStringLiteral("runToEndButton")));
+    QCOMPARE(model->index(1, DeviceValuesModel::Status).data().toString(),
+             QStringLiteral("not compared: reference check off"));
+  }
+
+private:
+  QTemporaryDir m_dir;
+};
+
+QTEST_MAIN(ExecutionViewsTest)
+#include "execution_views_test.moc"
