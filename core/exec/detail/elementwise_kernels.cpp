@@ -375,6 +375,28 @@ template <double (*D)(double), typename Fast> bool floatUnary(KernelContext& c, 
         c, fast, D, noInt);
 }
 
+// The operand of a one-operand op whose f32 result has the operand's type, or null (the op then
+// takes the typed or the per-element path).
+const Tensor* plainF32Operand(const KernelContext& ctx) {
+  if (ctx.dequantized || ctx.op.numResults() != 1 || ctx.operands.size() != 1)
+    return nullptr;
+  const Tensor& x = ctx.operands[0];
+  if (x.isToken() || x.isTuple() || x.elementType() != ElementType::F32 ||
+      ctx.op.result(0)->type() != x.type())
+    return nullptr;
+  return &x;
+}
+
+// f32 tanh over a buffer, built for AVX-512, AVX2 and the baseline ISA and chosen by the CPU at
+// load time (GCC function multiversioning): NumPy's tanh uses the widest vectors it finds too.
+// This file is built with -ffp-contract=off, so no version fuses a multiply-add and every
+// version rounds as the baseline does: results do not depend on the machine.
+__attribute__((target_clones("avx512f", "avx2", "default"))) void
+tanhF32(const float* __restrict x, float* __restrict r, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    r[i] = fastTanh(x[i]);
+}
+
 // f32 transcendental functions in f32 (the C library's, within an ulp or two, or `fastTanh`);
 // f64 in f64. sqrt and rsqrt of f32 go through double, which rounds them correctly.
 template <typename T> T typedLogistic(T x) { return T(1) / (T(1) + std::exp(-x)); }
@@ -425,6 +447,12 @@ void registerUnary(std::map<std::string, Kernel, std::less<>>& t) {
     return floatUnary<dlog1p>(c, [](auto x) { return std::log1p(x); });
   };
   t["stablehlo.tanh"] = [](KernelContext& c) {
+    if (const Tensor* x = plainF32Operand(c)) {
+      Tensor out = Tensor::uninitialized(ElementType::F32, x->shape());
+      tanhF32(x->data<float>(), out.data<float>(), x->numElements());
+      c.results.push_back(std::move(out));
+      return true;
+    }
     return floatUnary<dtanh>(c, [](auto x) { return typedTanh(x); });
   };
   t["stablehlo.logistic"] = [](KernelContext& c) {
