@@ -11,6 +11,20 @@
 
 namespace shardscope::cli {
 
+/// True in sanitizer builds: commands that leave their program to the OS at exit (its
+/// destructor only costs time then) free it there, so leak checkers see everything freed.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kLeakCheck = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+constexpr bool kLeakCheck = true;
+#else
+constexpr bool kLeakCheck = false;
+#endif
+#else
+constexpr bool kLeakCheck = false;
+#endif
+
 /// The most bytes an input file (or standard input) may hold: 1 GiB, or the value of the
 /// environment variable `SHARDSCOPE_MAX_INPUT_BYTES`. It bounds reading an endless stream.
 inline constexpr int64_t kDefaultMaxInputBytes = int64_t{1} << 30;

@@ -20,18 +20,6 @@ constexpr const char* kReportUsage =
     "                             [--function NAME] [--collapse-depth N]\n"
     "                             [--diff STAGE_A STAGE_B | --diff-with OTHER_FILE] [--run]";
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kLeakCheck = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
-constexpr bool kLeakCheck = true;
-#else
-constexpr bool kLeakCheck = false;
-#endif
-#else
-constexpr bool kLeakCheck = false;
-#endif
-
 struct ReportArgs {
   std::string file;
   std::string output;
