@@ -10,6 +10,7 @@
 #include "core/autodiff/function_costs.h"
 #include "core/io/mlir/mlir.h"
 #include "core/session/program.h"
+#include "core/support/format_bytes.h"
 
 #include <cstdio>
 #include <map>
@@ -134,9 +135,9 @@ std::string joinAxes(const std::vector<std::string>& axes) {
 }
 
 std::string axisTotals(const analysis::CostSummary& costs) {
-  std::string out = analysis::formatBytes(costs.totalBytesSent);
+  std::string out = support::formatBytes(costs.totalBytesSent);
   for (const analysis::AxisTraffic& axis : costs.perAxis)
-    out += "; " + axis.axis + " " + analysis::formatBytes(axis.bytesSent);
+    out += "; " + axis.axis + " " + support::formatBytes(axis.bytesSent);
   return out;
 }
 
@@ -166,7 +167,7 @@ void printCollectives(const analysis::CostSummary& costs, const ir::Operation& s
         it == from.end() ? "" : "'" + it->second + "' at " + locText(cost.op->loc());
     std::printf("  %-8s %-28s %-8s %6lld %12s  %s\n", locText(cost.op->loc()).c_str(), op.c_str(),
                 joinAxes(cost.axes).c_str(), static_cast<long long>(cost.groupSize),
-                analysis::formatBytes(cost.bytesSent).c_str(), origin.c_str());
+                support::formatBytes(cost.bytesSent).c_str(), origin.c_str());
   }
 }
 

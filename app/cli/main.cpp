@@ -5,6 +5,10 @@
 #include "core/support/allocator.h"
 #include "core/support/atomic_file.h"
 
+#ifdef SHARDSCOPE_HAVE_MPI
+#include "core/backends/mpi/mpi_world.h"
+#endif
+
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -114,6 +118,14 @@ int dispatch(std::vector<std::string> args) {
 int main(int argc, char** argv) {
   // A temporary output file is removed when the command is interrupted.
   shardscope::support::removeTemporaryFilesOnSignal();
+#ifdef SHARDSCOPE_HAVE_MPI
+  // The MPI backend's messages end the process: flush stdout too, so no result line is lost.
+  shardscope::backends::mpi::MpiWorld::setMessageWriter([](const std::string& line) {
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+    std::fflush(stdout);
+  });
+#endif
   int code = 1;
   // The commands report bad input as located errors; what still escapes as an exception (memory
   // exhausted by a huge but valid program, a failure of the standard library) ends the command

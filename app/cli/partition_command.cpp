@@ -8,6 +8,7 @@
 #include "core/analysis/collective_cost.h"
 #include "core/io/mlir/mlir.h"
 #include "core/session/program.h"
+#include "core/support/format_bytes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -70,13 +71,13 @@ void printTable(const session::Program& program, const analysis::CostSummary& co
       reason += " (" + cost.note + ")";
     rows.push_back({locText(cost.op->loc()), std::string(cost.op->name()), join(cost.axes),
                     std::to_string(cost.groupSize), std::to_string(cost.numGroups),
-                    analysis::formatBytes(cost.bytesSent), analysis::formatBytes(cost.bytesReceived),
+                    support::formatBytes(cost.bytesSent), support::formatBytes(cost.bytesReceived),
                     reason});
   }
   printColumns(rows, {false, false, false, true, true, true, true, false});
-  std::printf("total sent per device: %s", analysis::formatBytes(costs.totalBytesSent).c_str());
+  std::printf("total sent per device: %s", support::formatBytes(costs.totalBytesSent).c_str());
   for (const analysis::AxisTraffic& axis : costs.perAxis)
-    std::printf("; %s %s", axis.axis.c_str(), analysis::formatBytes(axis.bytesSent).c_str());
+    std::printf("; %s %s", axis.axis.c_str(), support::formatBytes(axis.bytesSent).c_str());
   std::printf("\n");
 }
 

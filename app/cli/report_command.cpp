@@ -10,6 +10,10 @@
 
 #include <climits>
 #include <cstdio>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <utility>
 
 namespace shardscope::cli {
 
@@ -174,6 +178,12 @@ int runReport(const std::vector<std::string>& args) {
     if (r.stage.empty())
       r.options.graphStage = session::Stage::Propagated;
   }
+  // The CLI owns the report's concurrency: one thread derives the stages while the report
+  // collects the ones already derived.
+  r.options.startTask = [](std::function<void()> work) -> std::function<void()> {
+    auto thread = std::make_shared<std::thread>(std::move(work));
+    return [thread] { thread->join(); };
+  };
   std::optional<std::string> text = report::renderReport(*program, r.options, *format, sink);
   // The process ends right after the report: freeing the program and its four stage modules (a
   // few million small objects for a 100k-op program) only costs time, so they are left to the OS.

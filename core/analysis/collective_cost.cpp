@@ -9,7 +9,6 @@
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace shardscope::analysis {
 
@@ -290,19 +289,6 @@ CostSummary collectiveCosts(const ir::Module& module) {
     summary.collectives.push_back(std::move(*cost));
   });
   return summary;
-}
-
-std::string formatBytes(int64_t bytes) {
-  char buffer[32];
-  if (bytes < 1024)
-    std::snprintf(buffer, sizeof buffer, "%lld B", static_cast<long long>(bytes));
-  else if (bytes < 1024 * 1024)
-    std::snprintf(buffer, sizeof buffer, "%.1f KiB", bytes / 1024.0);
-  else if (bytes < int64_t{1024} * 1024 * 1024)
-    std::snprintf(buffer, sizeof buffer, "%.1f MiB", bytes / (1024.0 * 1024.0));
-  else
-    std::snprintf(buffer, sizeof buffer, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-  return buffer;
 }
 
 } // namespace shardscope::analysis

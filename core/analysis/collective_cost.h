@@ -18,6 +18,7 @@
 // sends (n1-1)·b on a1 and (n2-1)·n1·b on a2, which sums to (n1·n2-1)·b.
 
 #include "core/ir/module.h"
+#include "core/support/format_bytes.h"
 
 #include <cstdint>
 #include <optional>
@@ -76,7 +77,8 @@ std::optional<CollectiveCost> collectiveCost(const ir::Module& module, const ir:
 /// order.
 CostSummary collectiveCosts(const ir::Module& module);
 
-/// Formats a byte count for tables: `512 B`, `1.5 KiB`, `64.0 MiB`.
-std::string formatBytes(int64_t bytes);
+/// The one byte-count format, `support::formatBytes`, under its former name: `widgets/` still
+/// calls it as `analysis::formatBytes`. New code calls `support::formatBytes`.
+using support::formatBytes;
 
 } // namespace shardscope::analysis

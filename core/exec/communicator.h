@@ -65,6 +65,24 @@ std::string deviceGroupText(const std::vector<int64_t>& ids);
 /// An op for messages: `'stablehlo.all_reduce' at f.mlir:3:3` (without ` at` when `where` is empty).
 std::string opText(const std::string& name, const std::string& where);
 
+/// Checks that every member of a collective passes what the first member passes: `members[i][k]`
+/// is member `i`'s operand `k`, anything with a `type()` that returns an `ir::Type` (a `Tensor`,
+/// or a backend's description of one). Returns nothing when the counts and types agree, else the
+/// message `members pass different operand counts` or `members pass different operand types: A
+/// and B` (the first member's type, then the differing one).
+template <typename T>
+std::optional<std::string> differingOperandTypes(const std::vector<std::vector<T>>& members) {
+  for (size_t i = 1; i < members.size(); ++i) {
+    if (members[i].size() != members[0].size())
+      return "members pass different operand counts";
+    for (size_t k = 0; k < members[i].size(); ++k)
+      if (members[i][k].type() != members[0][k].type())
+        return "members pass different operand types: " + members[0][k].type().str() + " and " +
+               members[i][k].type().str();
+  }
+  return std::nullopt;
+}
+
 /// Returns the reduction of `kind` (not `Custom`) for any supported element type, computed like
 /// the interpreter's kernels: floats in double rounded once per combination, integers wrapping,
 /// `And`/`Or` bitwise (logical for `i1`).

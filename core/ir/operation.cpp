@@ -250,4 +250,20 @@ Operation* Operation::parentOfName(std::string_view name) const {
   return nullptr;
 }
 
+std::vector<Type> operandTypes(const Operation& op) {
+  std::vector<Type> types;
+  types.reserve(op.numOperands());
+  for (const Value* v : op.operands())
+    types.push_back(v->type());
+  return types;
+}
+
+std::vector<Type> resultTypes(const Operation& op) {
+  std::vector<Type> types;
+  types.reserve(op.numResults());
+  for (const auto& v : op.results())
+    types.push_back(v->type());
+  return types;
+}
+
 } // namespace shardscope::ir

@@ -251,4 +251,10 @@ template <typename Fn> void Operation::walk(Fn&& fn) const {
         static_cast<const Operation&>(*op).walk(fn);
 }
 
+/// The types of `op`'s operands, in operand order.
+std::vector<Type> operandTypes(const Operation& op);
+
+/// The types of `op`'s results, in result order.
+std::vector<Type> resultTypes(const Operation& op);
+
 } // namespace shardscope::ir

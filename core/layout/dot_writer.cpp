@@ -1,5 +1,7 @@
 #include "core/layout/dot_writer.h"
 
+#include "core/support/format_bytes.h"
+
 #include <cstdio>
 
 namespace shardscope::layout {
@@ -90,7 +92,7 @@ void writeNode(const VisibleNode& node, const std::string& indent, std::string& 
   if (node.kind == NodeKind::Summary)
     out += ", peripheries=2";
   if (node.bytes >= 0)
-    out += ", xlabel=" + quote(formatBytes(node.bytes));
+    out += ", xlabel=" + quote(support::formatBytes(node.bytes));
   if (!node.note.empty())
     out += ", tooltip=" + quote(node.note);
   out += "];\n";

@@ -1,6 +1,5 @@
 #include "core/layout/graph_view.h"
 
-#include <cstdio>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -28,21 +27,6 @@ int VisibleGraph::findNode(const std::string& id) const {
 }
 
 namespace {
-
-std::string bytesText(int64_t bytes) {
-  if (bytes < 1024)
-    return std::to_string(bytes) + " B";
-  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = -1;
-  while (value >= 1024 && unit < 3) {
-    value /= 1024;
-    ++unit;
-  }
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f %s", value, units[unit]);
-  return buffer;
-}
 
 class ViewBuilder {
 public:
@@ -211,8 +195,6 @@ private:
 };
 
 } // namespace
-
-std::string formatBytes(int64_t bytes) { return bytesText(bytes); }
 
 VisibleGraph visibleGraph(const ProgramGraph& graph, const CollapseState& state) {
   return ViewBuilder(graph, state).build();

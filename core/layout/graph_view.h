@@ -94,7 +94,4 @@ struct VisibleGraph {
 /// linear in the graph's size; the result is deterministic (graph order).
 VisibleGraph visibleGraph(const ProgramGraph& graph, const CollapseState& state);
 
-/// Formats a byte count for badges: `512 B`, `1.5 KiB`, `64.0 MiB`.
-std::string formatBytes(int64_t bytes);
-
 } // namespace shardscope::layout

@@ -1,6 +1,7 @@
 #include "core/layout/svg_writer.h"
 
 #include "core/layout/dot_writer.h"
+#include "core/support/format_bytes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -201,7 +202,7 @@ private:
   }
 
   void writeBadge(const VisibleNode& node, const NodeBox& box) {
-    std::string text = formatBytes(node.bytes);
+    std::string text = support::formatBytes(node.bytes);
     double w = 7 + 5.6 * static_cast<double>(text.size()) * m_opt.fontSize / 10, h = 13;
     double x = box.center.x + box.width / 2 - w * 0.6, y = box.center.y - box.height / 2 - h * 0.55;
     m_out += "<g class=\"badge\"><rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" +

@@ -2,6 +2,7 @@
 
 #include "core/partition/explicit_reshards_unreduced.h"
 #include "core/partition/explicit_reshards_util.h"
+#include "core/sharding/sharding_equivalence.h"
 #include "core/sharding/value_sharding.h"
 
 #include <utility>
@@ -60,7 +61,7 @@ void reshardEdgeSource(const ir::Module& module, ir::Operation& user, unsigned i
     allReduceUnreducedOperand(module, user, index, target, at);
   source = user.operand(index);
   const std::optional<TensorSharding> current = sharding::valueSharding(*source);
-  if (equivalentShardings(current, target))
+  if (sharding::equivalentShardings(current, target))
     return;
   ir::Operation* at = pointAfterValue(source);
   if (!at)

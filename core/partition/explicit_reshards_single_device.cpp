@@ -2,6 +2,7 @@
 
 #include "core/partition/explicit_reshards_util.h"
 #include "core/sharding/mesh_view.h"
+#include "core/sharding/sharding_equivalence.h"
 #include "core/sharding/value_sharding.h"
 
 #include <string>
@@ -52,7 +53,8 @@ void reshardOperands(ir::Operation& op, const std::string& global, const std::st
     if (s && onMaximalMesh(module, s) && s->meshName == device)
       continue;
     ir::Value* current = operand;
-    if (s && !onMaximalMesh(module, s) && (!isFullyReplicated(s) || s->meshName != global))
+    if (s && !onMaximalMesh(module, s) &&
+        (!sharding::isFullyReplicated(s) || s->meshName != global))
       current =
           insertReshardBefore(op, current, replicatedOn(global, operand->type().rank()))->result(0);
     current = insertReshardBefore(op, current, maximalSharding(device))->result(0);
@@ -98,7 +100,7 @@ SingleDeviceOutcome processSingleDeviceOp(ir::Module& module, ir::Operation& op,
     ir::Value* current =
         insertReshardBefore(*after, result, replicatedOn(global, result->type().rank()))->result(0);
     if (!onMaximalMesh(module, original) &&
-        (!isFullyReplicated(original) || original.meshName != global))
+        (!sharding::isFullyReplicated(&original) || original.meshName != global))
       current = insertReshardBefore(*after, current, original)->result(0);
     for (const ir::Use& use : uses)
       use.user->setOperand(use.index, current);

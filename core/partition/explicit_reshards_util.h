@@ -31,17 +31,6 @@ ir::Value* insertAllReduceBefore(ir::Operation& before, ir::Value* input,
 /// A closed, fully replicated sharding of rank `rank` on mesh `meshName`.
 ir::TensorSharding replicatedOn(const std::string& meshName, int64_t rank);
 
-/// Returns true when `sharding` is missing or shards no dimension and has no unreduced axes.
-bool isFullyReplicated(const std::optional<ir::TensorSharding>& sharding);
-/// `isFullyReplicated` of a sharding held elsewhere (null: missing).
-bool isFullyReplicated(const ir::TensorSharding* sharding);
-
-/// Returns true when `a` and `b` shard the same way: both fully replicated (or missing), or on
-/// the same mesh with the same axes per dimension and the same unreduced axes (open/closed and
-/// priorities don't matter).
-bool equivalentShardings(const std::optional<ir::TensorSharding>& a,
-                         const std::optional<ir::TensorSharding>& b);
-
 /// The op after `op` in its block, or null when `op` is the last one. Linear in the block's size,
 /// unless a `NextOpScope` is active: then constant (amortised).
 ir::Operation* nextOp(ir::Operation& op);

@@ -12,6 +12,7 @@
 #include "core/propagation/op_sharding_rule_registry.h"
 #include "core/propagation/sharding_projection.h"
 #include "core/sharding/mesh_view.h"
+#include "core/sharding/sharding_equivalence.h"
 #include "core/sharding/value_sharding.h"
 
 #include <algorithm>
@@ -51,7 +52,7 @@ const ir::Mesh* commonMesh(const ir::Module& module,
       first = m;
       meshName = s->meshName;
     }
-    if (isFullyReplicated(s))
+    if (sharding::isFullyReplicated(s))
       continue;
     if (++counts[s->meshName] > bestCount) {
       bestCount = counts[s->meshName];
@@ -165,7 +166,8 @@ std::optional<OpPlan> planOp(Operation& op, const ir::OpShardingRule& rule,
       return std::nullopt;
     auto [in, out] = alignReshapeWithOverflowAxes(projection, rule, meshName, view);
     OpPlan plan;
-    plan.update = {!equivalentShardings(ins[0], in), !equivalentShardings(out, outs[0])};
+    plan.update = {!sharding::equivalentShardings(ins[0], in),
+                   !sharding::equivalentShardings(out, outs[0])};
     plan.newShardings = {std::move(in), std::move(out)};
     return plan;
   }
@@ -341,7 +343,8 @@ void processOp(ir::Module& module, Operation& op, PlanCache& plans) {
   std::vector<bool> update = plan->update;
   // Tensors sharded (not fully replicated) on a mesh with another device order are resharded.
   for (size_t t = 0; t < shardings.size(); ++t)
-    if (shardings[t] && !isFullyReplicated(shardings[t]) && shardings[t]->meshName != meshName) {
+    if (shardings[t] && !sharding::isFullyReplicated(shardings[t]) &&
+        shardings[t]->meshName != meshName) {
       TensorSharding probe;
       probe.meshName = shardings[t]->meshName;
       if (deviceOrder(*ir::resolveMesh(module, probe)) != deviceOrder(*mesh))
@@ -391,7 +394,7 @@ void processReturn(const ir::Module& module, Operation& func, Operation& ret) {
     const Axes sourceUnreduced = source ? source->unreducedAxes : Axes{};
     if (target && target->unreducedAxes != sourceUnreduced)
       continue; // Shardy leaves other changes of unreduced axes alone
-    if (isFullyReplicated(source) && isFullyReplicated(target))
+    if (sharding::isFullyReplicated(source) && sharding::isFullyReplicated(target))
       continue;
     TensorSharding reshardTo;
     if (target) {

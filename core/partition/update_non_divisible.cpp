@@ -80,20 +80,6 @@ void updateList(Operation& op, std::string_view name, const std::vector<ir::Type
   op.setInherent(name, inherent);
 }
 
-std::vector<ir::Type> operandTypes(const Operation& op) {
-  std::vector<ir::Type> types;
-  for (ir::Value* v : op.operands())
-    types.push_back(v->type());
-  return types;
-}
-
-std::vector<ir::Type> resultTypes(const Operation& op) {
-  std::vector<ir::Type> types;
-  for (const auto& v : op.results())
-    types.push_back(v->type());
-  return types;
-}
-
 } // namespace
 
 TensorSharding divisibleSharding(const TensorSharding& sharding, std::span<const int64_t> shape,
@@ -110,10 +96,10 @@ bool updateNonDivisibleInputOutputShardings(ir::Module& module, support::Diagnos
     if (op->is("func.func"))
       updateFunction(*op, module);
     else if (op->is("func.call"))
-      updateList(*op, "sdy.sharding", resultTypes(*op), module);
+      updateList(*op, "sdy.sharding", ir::resultTypes(*op), module);
     else if (op->is("sdy.manual_computation")) {
-      updateList(*op, "in_shardings", operandTypes(*op), module);
-      updateList(*op, "out_shardings", resultTypes(*op), module);
+      updateList(*op, "in_shardings", ir::operandTypes(*op), module);
+      updateList(*op, "out_shardings", ir::resultTypes(*op), module);
     }
   }
   return true;

@@ -12,10 +12,6 @@ using ir::Value;
 
 namespace {
 
-bool isRegionDataFlowOp(const Operation& op) {
-  return op.is("sdy.manual_computation") || op.is("sdy.named_computation");
-}
-
 std::vector<TensorSharding> perValueList(const Operation& op, std::string_view name) {
   if (const auto* list = op.attr(name).as<ir::ShardingPerValueAttr>())
     return list->shardings;
@@ -79,6 +75,10 @@ Operation* owningOp(const Value& value) {
   if (Operation* def = value.definingOp())
     return def;
   return value.ownerBlock() ? value.ownerBlock()->parentOp() : nullptr;
+}
+
+bool isRegionDataFlowOp(const Operation& op) {
+  return op.is("sdy.manual_computation") || op.is("sdy.named_computation");
 }
 
 bool isDataFlowOp(const Operation& op) {

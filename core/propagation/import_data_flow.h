@@ -29,6 +29,10 @@ ir::Operation* owningOp(const ir::Value& value);
 /// Returns true for the data-flow ops listed above.
 bool isDataFlowOp(const ir::Operation& op);
 
+/// Returns true for the data-flow ops whose body arguments own edges: `sdy.manual_computation`
+/// and `sdy.named_computation`.
+bool isRegionDataFlowOp(const ir::Operation& op);
+
 /// The result edge owners of data-flow op `op` (its results; none for other ops).
 std::vector<ir::Value*> resultEdgeOwners(const ir::Operation& op);
 /// The block-argument edge owners of `op`: the body arguments of manual/named computations.

@@ -71,20 +71,6 @@ void cleanupList(Operation& op, std::string_view name, const std::vector<ir::Typ
     op.setAttr(name, ir::Attribute::shardingPerValue(std::move(list)));
 }
 
-std::vector<ir::Type> operandTypes(const Operation& op) {
-  std::vector<ir::Type> types;
-  for (const ir::Value* v : op.operands())
-    types.push_back(v->type());
-  return types;
-}
-
-std::vector<ir::Type> resultTypes(const Operation& op) {
-  std::vector<ir::Type> types;
-  for (const auto& v : op.results())
-    types.push_back(v->type());
-  return types;
-}
-
 bool hasNonTerminatorOps(const Operation& op) {
   return op.numRegions() == 1 && !op.region(0).empty() && op.region(0).front().ops().size() > 1;
 }
@@ -111,8 +97,8 @@ bool cleanupManualComputation(Operation& op, const ir::Module& module,
     return ctx.mesh.axisIndex(a).value_or(SIZE_MAX) < ctx.mesh.axisIndex(b).value_or(SIZE_MAX);
   });
   op.setAttr("manual_axes", ir::Attribute::manualAxes(ctx.manualAxes));
-  cleanupList(op, "in_shardings", operandTypes(op), ctx);
-  cleanupList(op, "out_shardings", resultTypes(op), ctx);
+  cleanupList(op, "in_shardings", ir::operandTypes(op), ctx);
+  cleanupList(op, "out_shardings", ir::resultTypes(op), ctx);
   return true;
 }
 

@@ -12,10 +12,6 @@ using ir::Value;
 
 namespace {
 
-bool isRegionDataFlowOp(const Operation& op) {
-  return op.is("sdy.manual_computation") || op.is("sdy.named_computation");
-}
-
 const ir::Block* entryBlock(const Operation& op, unsigned region) {
   if (op.numRegions() <= region || op.region(region).empty())
     return nullptr;

@@ -3,6 +3,7 @@
 
 #include "core/ir/location.h"
 #include "core/layout/svg_writer.h"
+#include "core/support/format_bytes.h"
 
 #include <map>
 #include <string_view>
@@ -148,7 +149,7 @@ std::string locText(const Json& loc) {
 }
 
 std::string bytes(const Json& value) {
-  return value.is_number() ? layout::formatBytes(value.get<int64_t>()) : std::string("-");
+  return value.is_number() ? support::formatBytes(value.get<int64_t>()) : std::string("-");
 }
 
 std::string card(const std::string& number, const std::string& label, bool warn = false) {

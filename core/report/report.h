@@ -8,6 +8,7 @@
 #include "core/support/diagnostic.h"
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,11 @@ std::optional<Format> formatFromPath(std::string_view path);
 
 /// The version of the JSON schema written (`schemaVersion`), bumped on incompatible changes.
 inline constexpr int kSchemaVersion = 1;
+
+/// Runs `work` concurrently with the calling thread, on a thread the caller owns, and returns a
+/// function that waits until `work` has finished. The report calls the returned function exactly
+/// once, before it returns.
+using TaskStarter = std::function<std::function<void()>(std::function<void()> work)>;
 
 struct ReportOptions {
   /// The function shown; empty picks `main`, else the first function.
@@ -49,6 +55,10 @@ struct ReportOptions {
   size_t maxLayoutNodes = 1500;
   /// Set from another thread to abandon the report.
   const std::atomic<bool>* cancel = nullptr;
+  /// Where the report may run work concurrently: with it, a report of several stages derives
+  /// each stage while it collects the ones already derived (one task). Empty, the report does
+  /// all its work on the calling thread. The output is the same either way; only the time differs.
+  TaskStarter startTask;
 };
 
 /// Renders the report of `program` in `format`. Returns nothing after reporting to `sink` (a

@@ -18,7 +18,7 @@
 #include <map>
 #include <functional>
 #include <mutex>
-#include <thread>
+#include <utility>
 
 namespace shardscope::report::detail {
 
@@ -305,7 +305,8 @@ struct GraphTask {
   bool done = false; ///< set (under the tasks' mutex) when the worker has built it
 };
 
-// Derives the stages of a report on a worker thread, in the order the report asks for them,
+// Derives the stages of a report on a worker (a task started through `ReportOptions::startTask`,
+// on a thread the caller owns), in the order the report asks for them,
 // while the caller collects each stage as soon as it exists (each stage is a clone of the previous
 // one plus its passes, so they derive one after another; the report of one stage overlaps the
 // derivation of the next). Only the worker calls `Program::stage` for a stage it has not
@@ -317,8 +318,10 @@ struct GraphTask {
 class StageDeriver {
 public:
   /// `then` runs on the worker once every stage is derived (not when a derivation fails).
+  /// Without `startTask` there is no worker: the caller derives every stage on demand.
   StageDeriver(session::Program& program, const std::vector<session::Stage>& stages,
-               const std::atomic<bool>* cancel, std::function<void()> then = {})
+               const std::atomic<bool>* cancel, const TaskStarter& startTask,
+               std::function<void()> then = {})
       : m_program(program), m_stages(stages), m_cancel(cancel), m_sinks(stages.size()),
         m_then(std::move(then)) {
     // Only the linear stages (as written → propagated → partitioned → per device), and only
@@ -326,9 +329,9 @@ public:
     bool linear = stages.size() > 1;
     for (session::Stage stage : stages)
       linear = linear && !session::isGradientStage(stage);
-    if (linear) {
+    if (linear && startTask) {
       m_threaded = true;
-      m_thread = std::thread([this] { run(); });
+      m_wait = startTask([this] { run(); });
     }
   }
   ~StageDeriver() { finish(); }
@@ -354,10 +357,10 @@ public:
     return m_furthest >= static_cast<int>(stage);
   }
 
-  /// Joins the worker.
+  /// Waits for the worker (once; later calls return at once).
   void finish() {
-    if (m_thread.joinable())
-      m_thread.join();
+    if (m_wait)
+      std::exchange(m_wait, nullptr)();
   }
 
 private:
@@ -387,7 +390,7 @@ private:
   const std::atomic<bool>* m_cancel;
   std::vector<support::CollectingSink> m_sinks;
   std::function<void()> m_then;
-  std::thread m_thread;
+  std::function<void()> m_wait; ///< waits for the worker; empty without one, or once waited for
   std::mutex m_mutex;
   std::condition_variable m_ready;
   size_t m_published = 0;
@@ -451,7 +454,7 @@ bool buildReportModel(session::Program& program, const ReportOptions& options, L
       taskDone.notify_all();
     }
   };
-  StageDeriver deriver(program, list, options.cancel, workerBuilds);
+  StageDeriver deriver(program, list, options.cancel, options.startTask, workerBuilds);
 
   // Values of the propagated stage and collectives of the partitioned one, unless one stage was
   // asked for: then that stage's (collectives of the per-device stage are priced globally). They

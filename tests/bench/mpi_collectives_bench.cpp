@@ -65,6 +65,10 @@ int main(int argc, char** argv) {
           ++p;
       }
     }
+  MpiWorld::setMessageWriter([](const std::string& line) {
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+  });
   MpiWorld& world = MpiWorld::init("shardscope-mpi-collectives-bench");
   int ranks = world.size();
   backends::mpi::MpiCommunicator comm(world, {ranks, 1});

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <thread>
@@ -20,7 +21,13 @@ using exec::CollectiveCall;
 using exec::CommResult;
 using exec::Tensor;
 
-MpiWorld& world() { return MpiWorld::init("mpi_communicator_test"); }
+MpiWorld& world() {
+  MpiWorld::setMessageWriter([](const std::string& line) {
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+  });
+  return MpiWorld::init("mpi_communicator_test");
+}
 
 // Floats of very different magnitudes, so that the order of a sum changes its bits.
 Tensor randomTensor(ir::ElementType type, std::vector<int64_t> shape, uint64_t seed) {

@@ -14,6 +14,7 @@ using exec::CommResult;
 using exec::Tensor;
 using exec::deviceGroupText;
 using exec::deviceListText;
+using exec::differingOperandTypes;
 using exec::opText;
 using Outputs = LocalCommunicator::Buffers;
 using Plan = LocalCommunicator::Plan;
@@ -53,22 +54,10 @@ std::vector<size_t> ascendingPositions(const std::vector<int64_t>& group) {
   return order;
 }
 
-std::optional<std::string> sameTypes(const std::vector<std::vector<Tensor>>& inputs) {
-  for (size_t i = 1; i < inputs.size(); ++i) {
-    if (inputs[i].size() != inputs[0].size())
-      return "members pass different operand counts";
-    for (size_t k = 0; k < inputs[i].size(); ++k)
-      if (inputs[i][k].type() != inputs[0][k].type())
-        return "members pass different operand types: " + inputs[0][k].type().str() + " and " +
-               inputs[i][k].type().str();
-  }
-  return std::nullopt;
-}
-
 CommResult<std::vector<Tensor>> reduceAll(const std::vector<int64_t>& group,
                                           const std::vector<std::vector<Tensor>>& inputs,
                                           const exec::Reduction& reduction) {
-  if (auto bad = sameTypes(inputs))
+  if (auto bad = differingOperandTypes(inputs))
     return CommResult<std::vector<Tensor>>::failure(*bad);
   std::vector<size_t> order = ascendingPositions(group);
   std::vector<Tensor> acc = inputs[order[0]];
@@ -136,7 +125,7 @@ Plan finished(Outputs outputs) {
 // reduction, so the split into chunks and the threads that run them change no bit.
 CommResult<Plan> planReduceInPlace(const std::vector<int64_t>& group, Outputs& inputs,
                                    exec::Reduction::Kind kind) {
-  if (auto bad = sameTypes(inputs))
+  if (auto bad = differingOperandTypes(inputs))
     return CommResult<Plan>::failure(*bad);
   struct Piece {
     size_t operand;
@@ -180,7 +169,7 @@ CommResult<Plan> planReduceInPlace(const std::vector<int64_t>& group, Outputs& i
 // them into the member's result.
 CommResult<Plan> planReduceScatter(const std::vector<int64_t>& group, Outputs& inputs,
                                    int64_t dim, exec::Reduction::Kind kind) {
-  if (auto bad = sameTypes(inputs))
+  if (auto bad = differingOperandTypes(inputs))
     return CommResult<Plan>::failure(*bad);
   const Tensor& t = inputs[0][0];
   int64_t n = static_cast<int64_t>(inputs.size());
@@ -562,7 +551,7 @@ CommResult<Tensor> LocalCommunicator::allToAll(const exec::CollectiveCall& call,
   return single(exchange(
       call, primitive, one(std::move(input)),
       whole([&](Outputs& in) -> CommResult<Outputs> {
-        if (auto bad = sameTypes(in))
+        if (auto bad = differingOperandTypes(in))
           return CommResult<Outputs>::failure(*bad);
         int64_t n = static_cast<int64_t>(in.size());
         const Tensor& t0 = in[0][0];
@@ -595,7 +584,7 @@ LocalCommunicator::collectivePermute(const exec::CollectiveCall& call, Tensor in
   return single(exchange(
       call, primitive, one(std::move(input)),
       whole([&](Outputs& in) -> CommResult<Outputs> {
-        if (auto bad = sameTypes(in))
+        if (auto bad = differingOperandTypes(in))
           return CommResult<Outputs>::failure(*bad);
         Outputs out(in.size());
         std::vector<bool> targeted(in.size(), false);
@@ -624,7 +613,7 @@ CommResult<Tensor> LocalCommunicator::collectiveBroadcast(const exec::Collective
                                                           Tensor input) {
   return single(exchange(call, "collectiveBroadcast", one(std::move(input)),
                          whole([&](Outputs& in) -> CommResult<Outputs> {
-                           if (auto bad = sameTypes(in))
+                           if (auto bad = differingOperandTypes(in))
                              return CommResult<Outputs>::failure(*bad);
                            return Outputs(in.size(), in[0]);
                          })));

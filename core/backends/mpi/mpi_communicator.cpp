@@ -13,6 +13,7 @@ using exec::CommResult;
 using exec::Tensor;
 using exec::deviceGroupText;
 using exec::deviceListText;
+using exec::differingOperandTypes;
 using exec::opText;
 using Buffers = MpiCommunicator::Buffers;
 
@@ -334,23 +335,10 @@ Buffers gatherAll(MpiCommunicator::Group& g, Buffers& inputs) {
   return all;
 }
 
-template <typename T>
-std::optional<std::string> sameTypes(const std::vector<std::vector<T>>& types) {
-  for (size_t i = 1; i < types.size(); ++i) {
-    if (types[i].size() != types[0].size())
-      return "members pass different operand counts";
-    for (size_t k = 0; k < types[i].size(); ++k)
-      if (types[i][k].type() != types[0][k].type())
-        return "members pass different operand types: " + types[0][k].type().str() + " and " +
-               types[i][k].type().str();
-  }
-  return std::nullopt;
-}
-
 // Reduces every member's operands in ascending device order (the generic path).
 CommResult<std::vector<Tensor>> reduceAll(const MpiCommunicator::Group& g, const Buffers& all,
                                           const exec::Reduction& reduction) {
-  if (auto bad = sameTypes(all))
+  if (auto bad = differingOperandTypes(all))
     return failure<std::vector<Tensor>>(*bad);
   std::vector<size_t> order = g.ascending();
   std::vector<Tensor> acc = all[order[0]];
@@ -764,7 +752,7 @@ CommResult<std::vector<Tensor>> MpiCommunicator::allReduce(const exec::Collectiv
                                                            std::vector<Tensor> inputs,
                                                            const exec::Reduction& reduction) {
   return run(call, "allReduce", std::move(inputs), [&](Group& g, Buffers& in) -> CommResult<Buffers> {
-    if (auto bad = sameTypes(g.types))
+    if (auto bad = differingOperandTypes(g.types))
       return failure<Buffers>(*bad);
     if (reduction.kind == exec::Reduction::Kind::Custom || !g.multiRank()) {
       Buffers all = gatherAll(g, in);
@@ -853,7 +841,7 @@ CommResult<Tensor> MpiCommunicator::reduceScatter(const exec::CollectiveCall& ca
                                                   int64_t dim, const exec::Reduction& reduction) {
   std::string primitive = "reduceScatter(dim " + std::to_string(dim) + ")";
   return single(run(call, primitive, one(std::move(input)), [&](Group& g, Buffers& in) -> CommResult<Buffers> {
-    if (auto bad = sameTypes(g.types))
+    if (auto bad = differingOperandTypes(g.types))
       return failure<Buffers>(*bad);
     Buffers all = gatherAll(g, in);
     CommResult<std::vector<Tensor>> reduced = reduceAll(g, all, reduction);
@@ -874,7 +862,7 @@ CommResult<Tensor> MpiCommunicator::allToAll(const exec::CollectiveCall& call, T
   std::string primitive =
       "allToAll(split " + std::to_string(splitDim) + ", concat " + std::to_string(concatDim) + ")";
   return single(run(call, primitive, one(std::move(input)), [&](Group& g, Buffers& in) -> CommResult<Buffers> {
-    if (auto bad = sameTypes(g.types))
+    if (auto bad = differingOperandTypes(g.types))
       return failure<Buffers>(*bad);
     int64_t n = static_cast<int64_t>(g.devices.size());
     const detail::TensorType& t0 = g.types[0][0];
@@ -902,7 +890,7 @@ MpiCommunicator::collectivePermute(const exec::CollectiveCall& call, Tensor inpu
     primitive += std::to_string(s) + ">" + std::to_string(t) + ",";
   primitive += "]";
   return single(run(call, primitive, one(std::move(input)), [&](Group& g, Buffers& in) -> CommResult<Buffers> {
-    if (auto bad = sameTypes(g.types))
+    if (auto bad = differingOperandTypes(g.types))
       return failure<Buffers>(*bad);
     size_t n = g.devices.size();
     std::vector<int64_t> sourceOf(n, -1);
@@ -931,7 +919,7 @@ MpiCommunicator::collectivePermute(const exec::CollectiveCall& call, Tensor inpu
 CommResult<Tensor> MpiCommunicator::collectiveBroadcast(const exec::CollectiveCall& call,
                                                         Tensor input) {
   return single(run(call, "collectiveBroadcast", one(std::move(input)), [](Group& g, Buffers& in) -> CommResult<Buffers> {
-    if (auto bad = sameTypes(g.types))
+    if (auto bad = differingOperandTypes(g.types))
       return failure<Buffers>(*bad);
     Buffers all = gatherAll(g, in);
     return shared(g, std::move(all[0]));

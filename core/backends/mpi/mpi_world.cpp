@@ -17,6 +17,7 @@ namespace shardscope::backends::mpi {
 namespace {
 
 MpiWorld* g_world = nullptr;
+MpiWorld::MessageWriter g_writer = nullptr;
 char g_termMessage[256];
 size_t g_termLength = 0;
 
@@ -45,7 +46,14 @@ void pause(int64_t iteration, std::chrono::steady_clock::time_point start) {
   }
 }
 
+void writeMessage(const std::string& line) {
+  if (g_writer)
+    g_writer(line);
+}
+
 } // namespace
+
+void MpiWorld::setMessageWriter(MessageWriter writer) { g_writer = writer; }
 
 MpiWorld& MpiWorld::init(const std::string& program) {
   if (g_world)
@@ -59,8 +67,8 @@ MpiWorld& MpiWorld::init(const std::string& program) {
     int provided = 0;
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
     if (provided < MPI_THREAD_SERIALIZED) {
-      std::fprintf(stderr, "%s: error: MPI provides thread level %d, the MPI backend needs "
-                           "MPI_THREAD_SERIALIZED\n", program.c_str(), provided);
+      writeMessage(program + ": error: MPI provides thread level " + std::to_string(provided) +
+                   ", the MPI backend needs MPI_THREAD_SERIALIZED\n");
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
   }
@@ -97,10 +105,8 @@ void MpiWorld::checkAbort() {
   std::string message(static_cast<size_t>(count), '\0');
   MPI_Recv(message.data(), count, MPI_CHAR, status.MPI_SOURCE, kAbortTag, m_control,
            MPI_STATUS_IGNORE);
-  std::fprintf(stderr, "%s: rank %d: error: rank %d failed: %s\n", m_program.c_str(), m_rank,
-               status.MPI_SOURCE, message.c_str());
-  std::fflush(stderr);
-  std::fflush(stdout);
+  writeMessage(m_program + ": rank " + std::to_string(m_rank) + ": error: rank " +
+               std::to_string(status.MPI_SOURCE) + " failed: " + message + "\n");
   // The failing rank ends the job with MPI_Abort; leaving now keeps this rank from waiting on
   // it. (No MPI_Finalize: it would wait for the failed rank.)
   _exit(1);
@@ -228,9 +234,7 @@ void MpiWorld::send(int dest, int tag, const std::vector<uint8_t>& bytes, const 
 }
 
 void MpiWorld::fail(const std::string& message) {
-  std::fprintf(stderr, "%s: rank %d: error: %s\n", m_program.c_str(), m_rank, message.c_str());
-  std::fflush(stderr);
-  std::fflush(stdout);
+  writeMessage(m_program + ": rank " + std::to_string(m_rank) + ": error: " + message + "\n");
   std::vector<MPI_Request> notes;
   for (int r = 0; r < m_size; ++r) {
     if (r == m_rank)

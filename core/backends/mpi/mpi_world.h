@@ -21,6 +21,12 @@ namespace shardscope::backends::mpi {
 /// a SIGTERM handler that prints a clear message (mpirun sends SIGTERM to every rank when one
 /// dies).
 ///
+/// Messages: the world prints nothing itself. Each message (an error that ends the process) is
+/// one complete line, `\n` included, handed to the writer the front end installs with
+/// `setMessageWriter` (the CLI writes it to stderr). The SIGTERM message is the exception: a
+/// signal handler may only call async-signal-safe functions, so it is written with `write(2)` to
+/// standard error.
+///
 /// Faults: every wait on other ranks goes through `waitAll`/`receive`, which poll with
 /// `MPI_Test`/`MPI_Iprobe` and watch for abort notes; a wait on a collective or an exchange fails
 /// after `timeout()` (default 120 s, `SHARDSCOPE_MPI_TIMEOUT` seconds or `setTimeout`). `fail`
@@ -52,10 +58,19 @@ public:
   /// Sends `bytes` with `tag` to rank `dest` on the control communicator and waits for the send.
   void send(int dest, int tag, const std::vector<uint8_t>& bytes, const std::string& what);
 
-  /// Ends the job because this rank failed: prints `PROGRAM: rank R: error: MESSAGE`, notifies
-  /// every other rank, then calls `MPI_Abort`. Never returns.
+  /// Receives one message line of the world. It runs just before the process ends (`fail`,
+  /// `checkAbort`, a failed `init`), so it must write synchronously (and flush what must not be
+  /// lost, such as standard output).
+  using MessageWriter = void (*)(const std::string& line);
+  /// Sets where the world's messages go, for every later message (set it before `init`). Without
+  /// a writer the messages are dropped.
+  static void setMessageWriter(MessageWriter writer);
+
+  /// Ends the job because this rank failed: writes `PROGRAM: rank R: error: MESSAGE` to the
+  /// message writer, notifies every other rank, then calls `MPI_Abort`. Never returns.
   [[noreturn]] void fail(const std::string& message);
-  /// Exits at once (status 1) when another rank sent an abort note, after printing it.
+  /// Exits at once (status 1) when another rank sent an abort note, after writing
+  /// `PROGRAM: rank R: error: rank S failed: MESSAGE` to the message writer.
   void checkAbort();
   /// Answers the "where are you" probes of ranks that timed out, with `what` this rank waits for.
   /// Every wait calls it while it polls, so a rank that does not answer is not waiting on MPI.

@@ -1,6 +1,7 @@
 #include "core/import/common/export_named_computations.h"
 
 #include "core/import/common/op_rewrite.h"
+#include "core/sharding/sharding_equivalence.h"
 
 #include <map>
 #include <optional>
@@ -92,30 +93,6 @@ void exportNamedComputation(ir::Module& module, ir::Operation& named, unsigned& 
 
 // --- dedup-functions-fully -------------------------------------------------------------------
 
-bool isFullyReplicated(const ir::TensorSharding* sharding) {
-  if (!sharding)
-    return true;
-  for (const auto& dim : sharding->dims)
-    if (!dim.axes.empty())
-      return false;
-  return sharding->unreducedAxes.empty();
-}
-
-// Shardy's `TensorShardingAttr::isEquivalent`: both replicated (or missing), or the same mesh
-// with the same axes per dimension and the same unreduced axes; open/closed, priorities and
-// replicated axes don't matter.
-bool equivalent(const ir::TensorSharding* a, const ir::TensorSharding* b) {
-  if (isFullyReplicated(a) && isFullyReplicated(b))
-    return true;
-  if (!a || !b || a->meshName != b->meshName || a->dims.size() != b->dims.size() ||
-      a->unreducedAxes != b->unreducedAxes)
-    return false;
-  for (size_t d = 0; d < a->dims.size(); ++d)
-    if (a->dims[d].axes != b->dims[d].axes)
-      return false;
-  return true;
-}
-
 ir::TensorSharding fullyLike(const ir::TensorSharding& sharding, size_t rank, bool closed) {
   ir::TensorSharding out;
   out.meshName = sharding.meshName;
@@ -183,7 +160,7 @@ void reshardAroundCall(const ir::Operation& fn, ir::Operation& call,
   ir::Block& block = *call.parentBlock();
   if (auto args = functionShardings(fn, /*results=*/false))
     for (unsigned i = 0; i < call.numOperands(); ++i)
-      if (!equivalent(&(*args)[i], ir::shardingOf(*call.operand(i))))
+      if (!sharding::equivalentShardings(&(*args)[i], ir::shardingOf(*call.operand(i))))
         call.setOperand(i, copyOf(*call.operand(i), (*args)[i], block, &call, call.loc())->result(0));
 
   std::optional<std::vector<ir::TensorSharding>> fnResults = functionShardings(fn, true);
@@ -203,7 +180,7 @@ void reshardAroundCall(const ir::Operation& fn, ir::Operation& call,
   if (!wanted)
     wanted = closedLike(*fnResults);
   for (unsigned i = 0; i < call.numResults(); ++i) {
-    if (equivalent(&(*fnResults)[i], &(*wanted)[i]))
+    if (sharding::equivalentShardings(&(*fnResults)[i], &(*wanted)[i]))
       continue;
     ir::Value* result = call.result(i);
     std::vector<ir::Use> uses = result->uses();

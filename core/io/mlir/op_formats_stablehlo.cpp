@@ -219,7 +219,7 @@ void printReturn(Printer& p, const Operation& op) {
   printAttrDict(p, op, {});
   if (op.numOperands() > 0) {
     p << " : ";
-    p.printTypes(operandTypes(op));
+    p.printTypes(ir::operandTypes(op));
   }
 }
 
@@ -247,7 +247,7 @@ void printOptimizationBarrier(Printer& p, const Operation& op) {
   p << " ";
   p.printOperands(op.operands());
   p << " : ";
-  p.printTypes(operandTypes(op));
+  p.printTypes(ir::operandTypes(op));
 }
 
 // Ops StableHLO prints generically, with the attributes that are their own parameters.

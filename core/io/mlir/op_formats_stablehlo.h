@@ -60,7 +60,6 @@ void printAttrDict(Printer& p, const ir::Operation& op,
 void printGenericBody(Printer& p, const ir::Operation& op);
 /// `(operand types) -> result` or the single type when all operand and result types agree.
 void printSameOperandsAndResultType(Printer& p, const ir::Operation& op);
-std::vector<ir::Type> operandTypes(const ir::Operation& op);
 
 // --- Registration (one function per source file) --------------------------------------------
 

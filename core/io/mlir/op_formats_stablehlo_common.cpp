@@ -213,11 +213,4 @@ void printSameOperandsAndResultType(Printer& p, const Operation& op) {
   p.printSameOrFunctionalType(op);
 }
 
-std::vector<Type> operandTypes(const Operation& op) {
-  std::vector<Type> types;
-  for (ir::Value* v : op.operands())
-    types.push_back(v->type());
-  return types;
-}
-
 } // namespace shardscope::io::mlir::detail::shlo

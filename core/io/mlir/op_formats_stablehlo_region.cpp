@@ -233,7 +233,7 @@ void printWhile(Printer& p, const Operation& op) {
   p << ")";
   if (op.numOperands() > 0) {
     p << " : ";
-    p.printTypes(operandTypes(op));
+    p.printTypes(ir::operandTypes(op));
   }
   p.printOptionalAttrDict(op, {}, /*withKeyword=*/true);
   p.newline();

@@ -156,28 +156,13 @@ void Printer::printOptionalAttrDict(const Operation& op,
   m_out += '}';
 }
 
-namespace {
-std::vector<ir::Type> operandTypes(const Operation& op) {
-  std::vector<ir::Type> types;
-  for (Value* v : op.operands())
-    types.push_back(v->type());
-  return types;
-}
-std::vector<ir::Type> resultTypes(const Operation& op) {
-  std::vector<ir::Type> types;
-  for (const auto& r : op.results())
-    types.push_back(r->type());
-  return types;
-}
-} // namespace
-
 void Printer::printFunctionalType(const Operation& op) {
-  std::vector<ir::Type> ins = operandTypes(op), outs = resultTypes(op);
+  std::vector<ir::Type> ins = ir::operandTypes(op), outs = ir::resultTypes(op);
   ir::Type::function(ins, outs).print(m_out);
 }
 
 void Printer::printSameOrFunctionalType(const Operation& op) {
-  std::vector<ir::Type> ins = operandTypes(op), outs = resultTypes(op);
+  std::vector<ir::Type> ins = ir::operandTypes(op), outs = ir::resultTypes(op);
   bool same = outs.size() == 1;
   for (const ir::Type& t : ins)
     same = same && t == outs[0];

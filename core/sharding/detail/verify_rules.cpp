@@ -77,14 +77,9 @@ bool verifySpecialFactors(const ErrorEmitter& emit, int64_t numFactors,
 bool verifyShardingRule(const VerifyContext& ctx, const ir::Operation& op,
                         const ir::OpShardingRule& rule) {
   std::vector<bool> seen(rule.factorSizes.size(), false);
-  std::vector<ir::Type> operandTypes, resultTypes;
-  for (const ir::Value* v : op.operands())
-    operandTypes.push_back(v->type());
-  for (const auto& v : op.results())
-    resultTypes.push_back(v->type());
-  if (!verifyRuleMappings(op, operandTypes, rule.operands, rule.factorSizes, seen, "operand",
-                          ctx.sink) ||
-      !verifyRuleMappings(op, resultTypes, rule.results, rule.factorSizes, seen, "result",
+  if (!verifyRuleMappings(op, ir::operandTypes(op), rule.operands, rule.factorSizes, seen,
+                          "operand", ctx.sink) ||
+      !verifyRuleMappings(op, ir::resultTypes(op), rule.results, rule.factorSizes, seen, "result",
                           ctx.sink))
     return false;
   ErrorEmitter emit = opError(op, ctx.sink);

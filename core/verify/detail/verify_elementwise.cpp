@@ -25,13 +25,6 @@ constexpr std::string_view kSameTypeOps[] = {
     "stablehlo.subtract", "stablehlo.atan2", "stablehlo.and", "stablehlo.or", "stablehlo.xor",
 };
 
-std::vector<ir::Type> operandTypes(const OpContext& ctx) {
-  std::vector<ir::Type> types;
-  for (const ir::Value* v : ctx.op.operands())
-    types.push_back(v->type());
-  return types;
-}
-
 // `HLO_CompatibleOperandsAndResultType`, then the base class's `Elementwise` and
 // `SameOperandsAndResultShape`.
 bool sameTypeEntry(const OpContext& ctx) {
@@ -44,7 +37,7 @@ bool sameTypeEntry(const OpContext& ctx) {
 bool sameTypeInfer(const OpContext& ctx) {
   if (!allTensors(ctx.op) || ctx.op.numOperands() == 0)
     return true;
-  std::optional<ir::Type> inferred = inferMostSpecificType(ctx, operandTypes(ctx));
+  std::optional<ir::Type> inferred = inferMostSpecificType(ctx, ir::operandTypes(ctx.op));
   return inferred && checkInferredTypes(ctx, {*inferred});
 }
 

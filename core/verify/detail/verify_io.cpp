@@ -197,16 +197,14 @@ bool checkCustomCallLayouts(const OpContext& ctx) {
   const auto* results = resultLayouts.as<ir::ArrayAttr>();
   if (!operands || !results)
     return true;
-  std::vector<ir::Type> operandTypes, resultTypes;
-  for (const ir::Value* v : ctx.op.operands())
-    operandTypes.push_back(v->type());
+  std::vector<ir::Type> operandTypes = ir::operandTypes(ctx.op);
+  std::vector<ir::Type> resultTypes;
   // A single tuple result: the layouts are those of its elements.
   if (ctx.op.numResults() == 1 && ctx.resultType(0).kind() == ir::Type::Kind::Tuple) {
     std::span<const ir::Type> elements = ctx.resultType(0).elements();
     resultTypes.assign(elements.begin(), elements.end());
   } else {
-    for (const auto& r : ctx.op.results())
-      resultTypes.push_back(r->type());
+    resultTypes = ir::resultTypes(ctx.op);
   }
   return checkLayouts(ctx, operandTypes, *operands, "operand") &&
          checkLayouts(ctx, resultTypes, *results, "result");
@@ -237,9 +235,7 @@ bool checkOutputOperandAliases(const OpContext& ctx) {
   const auto* aliases = ctx.op.attr("output_operand_aliases").as<ir::ArrayAttr>();
   if (!aliases || ctx.op.numResults() == 0)
     return true;
-  std::vector<ir::Type> resultTypes;
-  for (const auto& r : ctx.op.results())
-    resultTypes.push_back(r->type());
+  std::vector<ir::Type> resultTypes = ir::resultTypes(ctx.op);
   ir::Type output = resultTypes.size() > 1 ? ir::Type::tuple(resultTypes) : resultTypes[0];
   for (const ir::Attribute& attr : aliases->elements) {
     const auto* text = attr.as<ir::OpaqueAttr>();

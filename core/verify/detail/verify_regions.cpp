@@ -115,16 +115,9 @@ bool checkReduce(const OpContext& ctx, bool inferOnly) {
 bool reduceEntry(const OpContext& ctx) { return checkReduce(ctx, /*inferOnly=*/false); }
 bool reduceInfer(const OpContext& ctx) { return checkReduce(ctx, /*inferOnly=*/true); }
 
-std::vector<ir::Type> operandTypes(const ir::Operation& op) {
-  std::vector<ir::Type> types;
-  for (const ir::Value* v : op.operands())
-    types.push_back(v->type());
-  return types;
-}
-
 // `InferTensorType` of `sort` and `while`: the results have the operands' types.
 bool sameAsOperandsInfer(const OpContext& ctx) {
-  return checkInferredTypes(ctx, operandTypes(ctx.op));
+  return checkInferredTypes(ctx, ir::operandTypes(ctx.op));
 }
 
 bool verifySort(const OpContext& ctx) {

@@ -99,12 +99,6 @@ func.func @f(%arg0: tensor<4xf32>, %arg1: tensor<2xf32>) -> (tensor<4xf32>, tens
   EXPECT_FALSE(costs[2].note.empty());
 }
 
-TEST(CollectiveCostTest, FormatsBytes) {
-  EXPECT_EQ(formatBytes(512), "512 B");
-  EXPECT_EQ(formatBytes(1536), "1.5 KiB");
-  EXPECT_EQ(formatBytes(64 * 1024 * 1024), "64.0 MiB");
-}
-
 TEST(CollectiveCostTest, SmallReductionsStillMoveBytes) {
   // A psum of one f32 over 8 devices: a ring all-reduce sends 2 * 7/8 * 4 B = 7 B per device,
   // not 0 (the division comes last).

@@ -8,7 +8,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <sstream>
+#include <thread>
+#include <utility>
 
 namespace shardscope::report {
 namespace {
@@ -165,6 +169,25 @@ TEST_F(ReportTest, OutputIsByteForByteDeterministic) {
     auto b = load("resources/examples/shard_map_matmul.mlir");
     EXPECT_EQ(render(*a, format), render(*b, format)) << formatName(format);
   }
+}
+
+TEST_F(ReportTest, ConcurrentStagesGiveTheSameBytesAsSequential) {
+  // With a task starter the stages are derived on the caller's worker thread while the report
+  // collects them; without, everything runs on this thread. The documents must not differ.
+  ReportOptions threaded;
+  int started = 0;
+  threaded.startTask = [&](std::function<void()> work) -> std::function<void()> {
+    ++started;
+    auto thread = std::make_shared<std::thread>(std::move(work));
+    return [thread] { thread->join(); };
+  };
+  for (Format format : {Format::Html, Format::Json}) {
+    auto sequentialProgram = load("resources/examples/mlp_tensor_parallel.mlir");
+    auto threadedProgram = load("resources/examples/mlp_tensor_parallel.mlir");
+    ASSERT_TRUE(sequentialProgram && threadedProgram);
+    EXPECT_EQ(render(*sequentialProgram, format), render(*threadedProgram, format, threaded));
+  }
+  EXPECT_EQ(started, 2);
 }
 
 TEST_F(ReportTest, HtmlIsSelfContained) {
