@@ -9,6 +9,7 @@
 
 #include "core/io/mlir/mlir.h"
 #include "core/session/execution.h"
+#include "core/session/serve_protocol.h"
 #include "core/support/parse_number.h"
 
 #ifdef SHARDSCOPE_HAVE_MPI
@@ -37,7 +38,6 @@ namespace shardscope::cli {
 namespace {
 
 using nlohmann::json;
-constexpr int kProtocolVersion = 1;
 
 struct ServeOptions {
   std::string backend = "local";
@@ -587,7 +587,8 @@ json Server::handle(const json& request, CollectSink& sink) {
     if (m_mpi)
       ranks = backends::mpi::MpiWorld::init().size();
 #endif
-    return {{"protocol", "shardscope-serve"}, {"version", kProtocolVersion},
+    return {{"protocol", std::string(session::kServeProtocolName)},
+            {"version", session::kServeProtocolVersion},
             {"backend", m_options.backend}, {"ranks", ranks}, {"pids", pids}};
   }
   if (cmd == "load")

@@ -1,5 +1,7 @@
 #include "widgets/controller/serve_client.h"
 
+#include "core/session/serve_protocol.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -242,9 +244,13 @@ void ServeClient::ensureServer(std::function<void()> then) {
   if (!m_process)
     return; // failed already
   send({{QStringLiteral("cmd"), QStringLiteral("hello")}}, [this, then](const QJsonObject& r) {
-    if (str(r, "protocol") != QLatin1String("shardscope-serve") ||
-        integer(r.value(QLatin1String("version"))) != 1) {
-      fail(tr("it does not speak shardscope-serve version 1 (got \"%1\" version %2)")
+    const QString protocol = QString::fromLatin1(session::kServeProtocolName.data(),
+                                                 int(session::kServeProtocolName.size()));
+    if (str(r, "protocol") != protocol ||
+        integer(r.value(QLatin1String("version"))) != session::kServeProtocolVersion) {
+      fail(tr("it does not speak %1 version %2 (got \"%3\" version %4)")
+               .arg(protocol)
+               .arg(session::kServeProtocolVersion)
                .arg(str(r, "protocol"))
                .arg(integer(r.value(QLatin1String("version")))));
       return;
