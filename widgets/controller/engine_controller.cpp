@@ -30,7 +30,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
-
+#include <string_view>
 
 namespace shardscope::widgets {
 
@@ -38,6 +38,10 @@ namespace {
 
 // Programs with more ops than this open before their as-written rows are built.
 constexpr int64_t kEagerOps = 10000;
+
+// How the tensor-size limit is named in its message: the app has no option to raise it.
+constexpr std::string_view kTensorLimitHint =
+    "the app's limit for runs; 'shardscope-cli run --max-tensor-bytes' raises it";
 
 int64_t countOps(const ir::Module& module) {
   int64_t n = 0;
@@ -70,6 +74,12 @@ public:
     if (program && !session::checkMeshDevices(program->asWritten(), session::kMaxLaidOutDevices,
                                               sink, "the app lays out every device"))
       program.reset();
+    // A run allocates every tensor: one beyond the limit is a located problem at load, and the
+    // program cannot run; the analysis (graph, shardings, collectives) needs no tensor data and
+    // still works.
+    const bool fits =
+        !program || session::checkTensorSizes(program->asWritten(), session::kDefaultMaxTensorBytes,
+                                              sink, kTensorLimitHint);
     if (!program) {
       QVector<ProblemRow> problems;
       addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
@@ -89,6 +99,8 @@ public:
     snapshot->inputFormDescription = qs(session::inputFormDescription(program->inputForm()));
     addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
                 stageTitle(StageId::AsWritten), &program->asWritten(), snapshot->problems);
+    if (!fits)
+      snapshot->cannotRun = snapshot->problems.back();
     for (int i = 0; i < kNumStages; ++i) {
       snapshot->stages[i].stage = static_cast<StageId>(i);
       snapshot->stages[i].status = StageStatus::Pending;
@@ -174,6 +186,10 @@ public:
       error(QStringLiteral("No program is loaded."));
       return;
     }
+    if (m_snapshot && !m_snapshot->canRun()) {
+      refuseStart(m_snapshot->cannotRun);
+      return;
+    }
     std::string specError;
     std::optional<session::InputSpec> inputs =
         session::parseInputSpec(spec.trimmed().isEmpty() ? "iota" : spec.toStdString(), specError);
@@ -187,7 +203,10 @@ public:
     options.checkReference = checkReference;
     options.historyBytes = session::kDefaultHistoryBytes;
     m_execution = session::Execution::create(*m_program, options, m_execSink);
-    if (!m_execution || !m_execution->setInputs(*inputs) || !m_execution->start()) {
+    if (!m_execution ||
+        !session::checkTensorSizes(m_execution->module(), session::kDefaultMaxTensorBytes,
+                                   m_execSink, kTensorLimitHint) ||
+        !m_execution->setInputs(*inputs) || !m_execution->start()) {
       m_execution.reset();
       error(QStringLiteral("Could not start the run: %1").arg(lastError()));
       publishStartFailure();
@@ -270,6 +289,23 @@ public:
     snap->stopReason = QStringLiteral("could not start");
     snap->problems =
         runProblems(m_program ? m_program->cachedStage(session::Stage::PerDevice) : nullptr);
+    post([c = m_controller, snap] {
+      c->m_execution = snap;
+      Q_EMIT c->executionChanged(snap);
+    });
+  }
+
+  // A run the program cannot have (see `ProgramSnapshot::cannotRun`): a failed snapshot whose
+  // problem is the one found at load, and the message.
+  void refuseStart(const ProblemRow& why) {
+    auto snap = std::make_shared<ExecutionSnapshot>();
+    snap->failed = true;
+    snap->stopReason = QStringLiteral("could not start");
+    ProblemRow row = why;
+    row.stage = QStringLiteral("Run");
+    row.stageId = -1;
+    snap->problems.push_back(row);
+    error(QStringLiteral("Could not start the run: %1 (line %2)").arg(why.message).arg(why.line));
     post([c = m_controller, snap] {
       c->m_execution = snap;
       Q_EMIT c->executionChanged(snap);
@@ -654,7 +690,8 @@ void EngineController::setBackend(Backend backend, int mpiRanks) {
 }
 
 void EngineController::startExecution(const QString& inputSpec, bool checkReference) {
-  m_runOnServe = m_backend == Backend::Mpi;
+  // A program that cannot run is refused by the engine thread, whichever the backend.
+  m_runOnServe = m_backend == Backend::Mpi && m_program && m_program->canRun();
   if (m_runOnServe) {
     if (!m_program) {
       Q_EMIT errorOccurred(tr("No program is loaded."));

@@ -181,6 +181,10 @@ struct ProgramSnapshot {
   MeshInfo mesh;
   StageSnapshot stages[kNumStages];
   QVector<ProblemRow> problems;
+  /// Why no run can start, as the problem of `problems` that says so (a tensor beyond the size
+  /// limit runs have); an empty message when the program can run.
+  ProblemRow cannotRun;
+  bool canRun() const { return cannotRun.message.isEmpty(); }
   const StageSnapshot& stage(StageId id) const { return stages[static_cast<int>(id)]; }
   /// The problems `stage` inherits and reports: those of the stages it is derived from (for a
   /// gradient stage, the as-written one) and its own, in the order they were reported.

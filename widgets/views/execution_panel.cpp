@@ -470,7 +470,11 @@ void ExecutionPanel::updateButtons() {
   const bool canStep = e && e->started && !e->finished && !e->failed && !busy;
   for (QPushButton* b : m_stepButtons)
     b->setEnabled(canStep);
-  m_start->setEnabled(m_context->program() && !busy);
+  const ProgramSnapshotPtr program = m_context->program();
+  m_start->setEnabled(program && program->canRun() && !busy);
+  m_start->setToolTip(program && !program->canRun()
+                          ? tr("This program cannot run: %1").arg(program->cannotRun.message)
+                          : tr("Start (or restart) the run (Ctrl+Shift+F5)"));
   m_start->setText(e && e->started ? tr("Restart") : tr("Start"));
 }
 
@@ -479,11 +483,21 @@ void ExecutionPanel::refresh() {
   m_model->setExecution(e);
   updateButtons();
   const ValueRow* value = m_context->selectedValueRow();
-  if (!e) {
-    m_status->setText(m_context->program()
-                          ? tr("Press Start to run the per-device program on every device of the mesh.")
-                          : tr("Open a program to run it."));
+  const ProgramSnapshotPtr program = m_context->program();
+  if (!e && program && !program->canRun()) {
+    // (One line or two: the dock keeps its height for the tiles.)
+    m_status->setText(
+        tr("<span style='color:#d03030'><b>This program cannot run</b> (line %1):</span> %2")
+            .arg(program->cannotRun.line)
+            .arg(program->cannotRun.message.toHtmlEscaped()));
+    m_status->setToolTip(tr("Its graph, shardings and collectives are shown all the same."));
+  } else if (!e) {
+    m_status->setToolTip(QString());
+    m_status->setText(
+        program ? tr("Press Start to run the per-device program on every device of the mesh.")
+                : tr("Open a program to run it."));
   } else {
+    m_status->setToolTip(QString());
     m_status->setText(statusText(*e));
   }
   updateDeviceTiles(e);

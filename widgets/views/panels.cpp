@@ -138,8 +138,16 @@ ProblemsPanel::ProblemsPanel(SessionContext* context, QWidget* parent)
     if (!always && runProblems == m_runProblems)
       return;
     m_runProblems = runProblems;
+    // (A run refused for a problem found at load repeats that problem: it is listed once.)
+    const int programRows = rows.size();
     if (run)
-      rows += run->problems;
+      for (const ProblemRow& p : run->problems) {
+        bool known = false;
+        for (int i = 0; i < programRows && !known; ++i)
+          known = rows[i].message == p.message && rows[i].line == p.line;
+        if (!known)
+          rows.push_back(p);
+      }
     m_model->setRows(std::move(rows));
     resizeColumnsToContents();
     setColumnWidth(ProblemsModel::Message, qMin(columnWidth(ProblemsModel::Message), 700));
