@@ -680,9 +680,22 @@ void EngineController::setWorkText(const QString& what) {
 }
 
 void EngineController::setBackend(Backend backend, int mpiRanks) {
-  const bool changed = backend != m_backend || qMax(1, mpiRanks) != m_mpiRanks;
+  MpiOptions mpi = m_mpi;
+  mpi.ranks = qMax(1, mpiRanks);
+  applyBackend(backend, mpi);
+}
+
+void EngineController::setMpiHosts(const QString& hostfile, bool oversubscribe) {
+  MpiOptions mpi = m_mpi;
+  mpi.hostfile = hostfile.trimmed();
+  mpi.oversubscribe = oversubscribe;
+  applyBackend(m_backend, mpi);
+}
+
+void EngineController::applyBackend(Backend backend, const MpiOptions& mpi) {
+  const bool changed = backend != m_backend || !(mpi == m_mpi);
   m_backend = backend;
-  m_mpiRanks = qMax(1, mpiRanks);
+  m_mpi = mpi;
   // The MPI server (mpirun and its ranks) serves one choice of backend: another choice ends it
   // instead of leaving it idle until the app quits. Its run is over; Start begins a new one.
   if (changed && !m_serve->isBusy())
@@ -697,7 +710,7 @@ void EngineController::startExecution(const QString& inputSpec, bool checkRefere
       Q_EMIT errorOccurred(tr("No program is loaded."));
       return;
     }
-    m_serve->setCommand(ServeClient::mpiCommand(ServeClient::locateCli(), m_mpiRanks));
+    m_serve->setCommand(ServeClient::mpiCommand(ServeClient::locateCli(), m_mpi));
     m_serve->setStage(isGradientStage(m_runStage) ? stageKey(m_runStage) : QString());
     m_serve->startRun(m_program->path, inputSpec, checkReference, m_breakpoints, m_watched);
     return;
