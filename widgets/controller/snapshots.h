@@ -31,8 +31,9 @@ inline constexpr int kNumStages = 6;
 inline bool isGradientStage(StageId stage) {
   return stage == StageId::GradientEfficient || stage == StageId::GradientNaive;
 }
-/// The stage a diff of `stage` compares with by default: the pipeline stage before it, and for
-/// a gradient stage the other gradient stage; -1 for the first stage.
+/// The stage a diff of `stage` compares with by default: the pipeline stage before it, for a
+/// gradient stage the other gradient stage, for the first stage the propagated one (what
+/// propagation will change). Never `stage` itself: a stage is not diffed with itself.
 int defaultDiffBase(StageId stage);
 /// `As written`, `Propagated`, `Partitioned`, `Per device`, `Gradient (efficient)`,
 /// `Gradient (naive)` for humans.
@@ -284,6 +285,9 @@ struct GraphEdgeItem {
   QString label;
   QPointF labelCenter;
   bool hasLabel = false;
+  /// The value the edge carries, named as the value rows name it (`%h`, `%3`); empty for an edge
+  /// that stands for several values.
+  QString value;
 };
 
 struct GraphClusterItem {

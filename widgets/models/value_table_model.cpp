@@ -1,5 +1,7 @@
 #include "widgets/models/value_table_model.h"
 
+#include "widgets/controller/stage_diff.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -9,10 +11,14 @@ namespace shardscope::widgets {
 
 ValueTableModel::ValueTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void ValueTableModel::setRows(QVector<ValueRow> rows, const QVector<ValueRow>* base) {
+void ValueTableModel::setRows(QVector<ValueRow> rows, const QVector<ValueRow>* base,
+                              const QString& baseTitle) {
   beginResetModel();
   m_rows = std::move(rows);
   m_changed = QVector<bool>(m_rows.size(), false);
+  m_change = QVector<QString>(m_rows.size());
+  m_diff = base != nullptr;
+  m_baseTitle = baseTitle;
   if (base) {
     QHash<QString, QString> before;
     for (const ValueRow& r : *base)
@@ -20,6 +26,10 @@ void ValueTableModel::setRows(QVector<ValueRow> rows, const QVector<ValueRow>* b
     for (int i = 0; i < m_rows.size(); ++i) {
       auto it = before.constFind(m_rows[i].id);
       m_changed[i] = it == before.constEnd() || *it != m_rows[i].shardy;
+      if (it == before.constEnd())
+        m_change[i] = tr("new");
+      else if (m_changed[i])
+        m_change[i] = shardingChangeText(*it, m_rows[i].shardy);
     }
   }
   endResetModel();
@@ -37,7 +47,8 @@ int ValueTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int ValueTableModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : NumColumns;
+  // (The Change column is there only against a diff base.)
+  return parent.isValid() ? 0 : m_diff ? NumColumns : Change;
 }
 
 QVariant ValueTableModel::data(const QModelIndex& index, int role) const {
@@ -60,6 +71,8 @@ QVariant ValueTableModel::data(const QModelIndex& index, int role) const {
       return r.shardy.isEmpty() ? QStringLiteral("\u2014") : r.shardy;
     case Variance:
       return r.variance;
+    case Change:
+      return m_change.value(index.row());
     case Op:
       return r.line > 0 ? QStringLiteral("%1  (line %2, @%3)").arg(r.opName, QString::number(r.line), r.function)
                         : r.opName;
@@ -102,6 +115,9 @@ QVariant ValueTableModel::headerData(int section, Qt::Orientation orientation, i
     return tr("Variance");
   case Op:
     return tr("Defined by");
+  case Change:
+    return m_baseTitle.isEmpty() ? tr("Sharding was \u2192 now")
+                                 : tr("Sharding in %1 \u2192 now").arg(m_baseTitle.toLower());
   }
   return QVariant();
 }

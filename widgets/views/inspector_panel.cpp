@@ -1,6 +1,7 @@
 #include "widgets/views/inspector_panel.h"
 
 #include "widgets/controller/session_context.h"
+#include "widgets/controller/stage_diff.h"
 #include "widgets/models/collectives_model.h"
 
 namespace shardscope::widgets {
@@ -47,6 +48,20 @@ QString problemsHtml(const ProgramSnapshot& program, StageId stage, const Execut
              ? QString()
              : QObject::tr("<h4 style='color:#d03030'>Problems of its op</h4><ul>%1</ul>")
                    .arg(items);
+}
+
+// Diff mode: the value's sharding in the base stage and now (`was → now`), or that it did not
+// change or is new.
+QString diffRow(const ProgramSnapshot& program, StageId base, const ValueRow& v) {
+  const QString key = QObject::tr("Since %1").arg(stageTitle(base).toLower());
+  const ValueRow* was = program.findValue(base, v.id);
+  if (!was)
+    return row(key, QObject::tr("new (not in that stage)"), false);
+  if (was->shardy == v.shardy)
+    return row(key, QObject::tr("sharding unchanged"), false);
+  return QStringLiteral("<tr><td style='padding-right:12px; color:#808080'>%1</td>"
+                        "<td style='color:%2'><b><code>%3</code></b></td></tr>")
+      .arg(esc(key), diffChangedColor().name(), esc(shardingChangeText(was->shardy, v.shardy)));
 }
 
 } // namespace
@@ -97,6 +112,8 @@ void InspectorPanel::refresh() {
   html += row(tr("JAX type"), v->typed);
   html += row(tr("PartitionSpec"), v->spec.isEmpty() ? tr("(unsharded)") : v->spec);
   html += row(tr("Shardy"), v->shardy.isEmpty() ? tr("(none)") : v->shardy);
+  if (m_context->diffBase() >= 0)
+    html += diffRow(*program, static_cast<StageId>(m_context->diffBase()), *v);
   if (!v->gspmd.isEmpty())
     html += row(tr("GSPMD"), v->gspmd);
   if (!v->jaxName.isEmpty())

@@ -75,7 +75,8 @@ void ValuesPanel::refresh() {
   } else {
     const int base = m_context->diffBase();
     m_model->setRows(program->stage(m_context->stage()).values,
-                     base >= 0 ? &program->stage(static_cast<StageId>(base)).values : nullptr);
+                     base >= 0 ? &program->stage(static_cast<StageId>(base)).values : nullptr,
+                     base >= 0 ? stageTitle(static_cast<StageId>(base)) : QString());
   }
   // Keep every column readable, without letting the long Shardy attribute crowd out the rest.
   fitColumns(this, 420, /*lastStretches=*/false);
