@@ -1,7 +1,7 @@
 // MPI runs on the hosts of a hostfile: the mpirun argument list with and without one, the
 // Execution panel's hostfile controls (remembered in the settings and in sessions, passed to the
 // controller), and (ctest: mpi.serve_client_hostfile) a real run with a `localhost slots=2`
-// hostfile that steps.
+// hostfile that steps, and one slot that holds two ranks only when oversubscribing.
 
 #include "app/gui/main_window.h"
 
@@ -165,6 +165,25 @@ private Q_SLOTS:
     QCOMPARE(client.execution()->devices.size(), 4);
     QCOMPARE(client.execution()->devices.last().rank, 1);
     client.shutdown();
+
+    // The hostfile's slots hold: two ranks on one slot fail with mpirun's advice, unless
+    // oversubscribing is ticked.
+    QFile one(m_dir.filePath(QStringLiteral("one_slot")));
+    QVERIFY(one.open(QIODevice::WriteOnly));
+    one.write("localhost slots=1\n");
+    one.close();
+    for (const bool oversubscribe : {false, true}) {
+      ServeClient tight;
+      tight.setCommand(ServeClient::mpiCommand(kCli, MpiOptions{2, one.fileName(), oversubscribe}));
+      QSignalSpy started(&tight, &ServeClient::executionChanged);
+      tight.startRun(kMatmul, QStringLiteral("iota"), false, {}, QString());
+      QVERIFY(QTest::qWaitFor([&] { return !started.isEmpty() && !tight.isBusy(); }, kWaitMs));
+      QCOMPARE(tight.execution()->failed, !oversubscribe);
+      if (!oversubscribe)
+        QVERIFY2(tight.execution()->failure.contains(QStringLiteral("--oversubscribe")),
+                 qPrintable(tight.execution()->failure));
+      tight.shutdown();
+    }
   }
 
 private:
