@@ -27,6 +27,7 @@
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
+#include <QHeaderView>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -151,16 +152,20 @@ private Q_SLOTS:
     QCOMPARE(model->columnCount(), static_cast<int>(ValueTableModel::NumColumns));
     QCOMPARE(model->headerData(ValueTableModel::Change, Qt::Horizontal).toString(),
              QStringLiteral("Sharding in as written \u2192 now"));
-    auto change = [&](const QString& id) {
+    auto change = [&](const QString& id, int role) {
       const int row = static_cast<ValueTableModel*>(model)->rowOf(id);
       return row < 0 ? QStringLiteral("(missing)")
-                     : model->index(row, ValueTableModel::Change).data().toString();
+                     : model->index(row, ValueTableModel::Change).data(role).toString();
     };
-    QCOMPARE(change(kH), QStringLiteral("(none) \u2192 ") + kDataModel);
-    QCOMPARE(change(kW2), QStringLiteral("(none) \u2192 #sdy.sharding<@mesh, [{\"model\"}, {}]>"));
-    QCOMPARE(change(kY), QStringLiteral("(none) \u2192 #sdy.sharding<@mesh, [{\"data\"}, {}]>"));
-    QCOMPARE(change(kX), QString());
-    QCOMPARE(change(kW1), QString());
+    // As PartitionSpecs, with Shardy's form in the tooltip.
+    QCOMPARE(change(kH, Qt::DisplayRole), QStringLiteral("(none) \u2192 P('data', 'model')"));
+    QCOMPARE(change(kH, Qt::ToolTipRole), QStringLiteral("(none) \u2192 ") + kDataModel);
+    QCOMPARE(change(kW2, Qt::DisplayRole), QStringLiteral("(none) \u2192 P('model', None)"));
+    QCOMPARE(change(kW2, Qt::ToolTipRole),
+             QStringLiteral("(none) \u2192 #sdy.sharding<@mesh, [{\"model\"}, {}]>"));
+    QCOMPARE(change(kY, Qt::DisplayRole), QStringLiteral("(none) \u2192 P('data', None)"));
+    QCOMPARE(change(kX, Qt::DisplayRole), QString());
+    QCOMPARE(change(kW1, Qt::DisplayRole), QString());
 
     // The inspector: was -> now for the selection, "unchanged" for %x.
     auto* inspector = window.findChild<InspectorPanel*>();
@@ -169,6 +174,11 @@ private Q_SLOTS:
              qPrintable(inspector->toPlainText()));
     QVERIFY2(inspector->toPlainText().contains(QStringLiteral("(none) \u2192 ") + kDataModel),
              qPrintable(inspector->toPlainText()));
+    QVERIFY2(inspector->toPlainText().contains(QStringLiteral("(none) \u2192 P('data', 'model')")),
+             qPrintable(inspector->toPlainText()));
+    // The change is the table's second column, after the value's name.
+    QCOMPARE(values->horizontalHeader()->visualIndex(ValueTableModel::Change), 1);
+    saveScreenshot(window, QStringLiteral("diff_inspector"));
     window.context()->selectValue(kX);
     QVERIFY2(inspector->toPlainText().contains(QStringLiteral("sharding unchanged")),
              qPrintable(inspector->toPlainText()));

@@ -19,17 +19,24 @@ void ValueTableModel::setRows(QVector<ValueRow> rows, const QVector<ValueRow>* b
   m_change = QVector<QString>(m_rows.size());
   m_diff = base != nullptr;
   m_baseTitle = baseTitle;
+  m_changeTip = QVector<QString>(m_rows.size());
   if (base) {
-    QHash<QString, QString> before;
+    QHash<QString, const ValueRow*> before;
     for (const ValueRow& r : *base)
-      before.insert(r.id, r.shardy);
+      before.insert(r.id, &r);
     for (int i = 0; i < m_rows.size(); ++i) {
-      auto it = before.constFind(m_rows[i].id);
-      m_changed[i] = it == before.constEnd() || *it != m_rows[i].shardy;
-      if (it == before.constEnd())
+      const ValueRow& now = m_rows[i];
+      const ValueRow* was = before.value(now.id);
+      m_changed[i] = !was || was->shardy != now.shardy;
+      if (!was) {
         m_change[i] = tr("new");
-      else if (m_changed[i])
-        m_change[i] = shardingChangeText(*it, m_rows[i].shardy);
+      } else if (m_changed[i]) {
+        // The compact PartitionSpec form, unless it does not show the difference (explicitly
+        // replicated axes); the tooltip has Shardy's.
+        m_changeTip[i] = shardingChangeText(was->shardy, now.shardy);
+        m_change[i] =
+            was->spec != now.spec ? shardingChangeText(was->spec, now.spec) : m_changeTip[i];
+      }
     }
   }
   endResetModel();
@@ -72,7 +79,9 @@ QVariant ValueTableModel::data(const QModelIndex& index, int role) const {
     case Variance:
       return r.variance;
     case Change:
-      return m_change.value(index.row());
+      return role == Qt::ToolTipRole && !m_changeTip.value(index.row()).isEmpty()
+                 ? m_changeTip.value(index.row())
+                 : m_change.value(index.row());
     case Op:
       return r.line > 0 ? QStringLiteral("%1  (line %2, @%3)").arg(r.opName, QString::number(r.line), r.function)
                         : r.opName;

@@ -8,7 +8,8 @@ namespace shardscope::widgets {
 
 /// The values of one stage: name, type, JAX typed notation, PartitionSpec, Shardy sharding,
 /// variance. `Qt::UserRole` holds the value id. Against a diff base, rows whose sharding changed
-/// (or that the base does not have) are bold, and a last column says `was → now`.
+/// (or that the base does not have) are bold, and a last column says `was → now` (in
+/// PartitionSpec notation, Shardy's in its tooltip).
 class ValueTableModel : public QAbstractTableModel {
   Q_OBJECT
 
@@ -39,7 +40,8 @@ public:
 private:
   QVector<ValueRow> m_rows;
   QVector<bool> m_changed;
-  QVector<QString> m_change; ///< the Change column per row
+  QVector<QString> m_change;    ///< the Change column per row (PartitionSpec notation)
+  QVector<QString> m_changeTip; ///< the same in Shardy notation
   bool m_diff = false;
   QString m_baseTitle;
 };

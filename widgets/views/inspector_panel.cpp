@@ -59,9 +59,15 @@ QString diffRow(const ProgramSnapshot& program, StageId base, const ValueRow& v)
     return row(key, QObject::tr("new (not in that stage)"), false);
   if (was->shardy == v.shardy)
     return row(key, QObject::tr("sharding unchanged"), false);
+  // The compact PartitionSpec form first (when it shows the difference), then Shardy's.
+  const QString spec =
+      was->spec != v.spec
+          ? QStringLiteral("<b>%1</b><br>").arg(esc(shardingChangeText(was->spec, v.spec)))
+          : QString();
   return QStringLiteral("<tr><td style='padding-right:12px; color:#808080'>%1</td>"
-                        "<td style='color:%2'><b><code>%3</code></b></td></tr>")
-      .arg(esc(key), diffChangedColor().name(), esc(shardingChangeText(was->shardy, v.shardy)));
+                        "<td style='color:%2'>%3<code>%4</code></td></tr>")
+      .arg(esc(key), diffChangedColor().name(), spec,
+           esc(shardingChangeText(was->shardy, v.shardy)));
 }
 
 } // namespace
@@ -108,12 +114,13 @@ void InspectorPanel::refresh() {
           .arg(esc(v->name), esc(v->function), esc(v->opName), QString::number(v->line));
   html += problemsHtml(*program, m_context->stage(), run.get(), v->opId);
   html += QStringLiteral("<table>");
+  // Diff mode: the change first, where it is seen without scrolling.
+  if (m_context->diffBase() >= 0)
+    html += diffRow(*program, static_cast<StageId>(m_context->diffBase()), *v);
   html += row(tr("Type"), v->type);
   html += row(tr("JAX type"), v->typed);
   html += row(tr("PartitionSpec"), v->spec.isEmpty() ? tr("(unsharded)") : v->spec);
   html += row(tr("Shardy"), v->shardy.isEmpty() ? tr("(none)") : v->shardy);
-  if (m_context->diffBase() >= 0)
-    html += diffRow(*program, static_cast<StageId>(m_context->diffBase()), *v);
   if (!v->gspmd.isEmpty())
     html += row(tr("GSPMD"), v->gspmd);
   if (!v->jaxName.isEmpty())

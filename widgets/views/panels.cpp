@@ -78,6 +78,12 @@ void ValuesPanel::refresh() {
                      base >= 0 ? &program->stage(static_cast<StageId>(base)).values : nullptr,
                      base >= 0 ? stageTitle(static_cast<StageId>(base)) : QString());
   }
+  // In diff mode the change comes right after the value's name, where it is seen first.
+  if (m_model->columnCount() > ValueTableModel::Change) {
+    const int visual = horizontalHeader()->visualIndex(ValueTableModel::Change);
+    if (visual != ValueTableModel::Name + 1)
+      horizontalHeader()->moveSection(visual, ValueTableModel::Name + 1);
+  }
   // Keep every column readable, without letting the long Shardy attribute crowd out the rest.
   fitColumns(this, 420, /*lastStretches=*/false);
   m_updating = false;
