@@ -370,6 +370,7 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   auto* layout = new QVBoxLayout(this);
   layout->setSpacing(4);
   layout->addLayout(setup);
+  // (A row of its own: next to the inputs, a dock 850 px wide leaves the path no room.)
   layout->addWidget(m_hosts);
   layout->addWidget(m_buttonRow);
   layout->addWidget(m_status);

@@ -24,7 +24,7 @@ MpiHostsBar::MpiHostsBar(QWidget* parent)
       m_oversubscribe(new QCheckBox(tr("Oversubscribe"), this)) {
   setObjectName(QStringLiteral("mpiHostsBar"));
   m_hostfile->setObjectName(QStringLiteral("mpiHostfileEdit"));
-  m_hostfile->setPlaceholderText(tr("none: every rank on this machine"));
+  m_hostfile->setPlaceholderText(tr("none: this machine"));
   m_hostfile->setClearButtonEnabled(true);
   m_hostfile->setToolTip(tr("An OpenMPI hostfile ('node1 slots=4' per line), passed to mpirun "
                             "as --hostfile FILE: the ranks start on those hosts, which need "
