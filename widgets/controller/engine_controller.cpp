@@ -5,13 +5,13 @@
 #include "widgets/controller/graph_snapshot.h"
 #include "widgets/controller/op_ids.h"
 #include "widgets/controller/problem_rows.h"
+#include "widgets/controller/program_rows.h"
 #include "widgets/controller/serve_client.h"
 #include "widgets/controller/value_rows.h"
 
 #include "core/analysis/collective_cost.h"
 #include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
-#include "core/autodiff/function_costs.h"
 #include "core/io/mlir/mlir.h"
 #include "core/ir/attribute.h"
 #include "core/session/debug_name.h"
@@ -27,7 +27,6 @@
 #include <QThread>
 #include <QTimer>
 
-#include <cstring>
 #include <functional>
 #include <map>
 #include <string_view>
@@ -511,36 +510,6 @@ private:
         if (m_breakpoints.contains(opIdOf(*op)))
           return true;
     return false;
-  }
-
-  static MeshInfo meshInfo(const ir::Mesh& mesh) {
-    MeshInfo info;
-    for (const ir::MeshAxis& axis : mesh.axes) {
-      info.axisNames.push_back(QString::fromStdString(axis.name));
-      info.axisSizes.push_back(axis.size);
-    }
-    for (int64_t id : mesh.deviceIds)
-      info.deviceIds.push_back(id);
-    return info;
-  }
-
-  // "Gradient of @loss with respect to %params, %inputs": the gradient function returns one
-  // cotangent per argument it was taken with respect to, in order.
-  static QString gradientDescription(const ir::Module& module, const QString& function) {
-    const ir::Operation* fn = module.lookupFunction(function.toStdString());
-    if (!fn)
-      return QString();
-    QString source = function;
-    for (const char* suffix : {"_grad_naive", "_grad"})
-      if (source.endsWith(QLatin1String(suffix))) {
-        source.chop(static_cast<int>(std::strlen(suffix)));
-        break;
-      }
-    const analysis::CostSummary costs = autodiff::functionCosts(module, *fn);
-    return QStringLiteral("@%1: the gradient of @%2 (%3 collective%4, %5 sent per device)")
-        .arg(function, source, QString::number(costs.collectives.size()),
-             costs.collectives.size() == 1 ? QString() : QStringLiteral("s"),
-             qs(analysis::formatBytes(costs.totalBytesSent)));
   }
 
   void publish(const QString& reason) {
