@@ -1,61 +1,14 @@
 #include "app/cli/resource_limits.h"
 
 #include "app/cli/cli_support.h"
-#include "core/exec/tensor.h"
-#include "core/session/program.h"
-#include "core/support/checked_math.h"
+#include "core/session/resource_limits.h"
 
 #include <cstdio>
 
 namespace shardscope::cli {
 
-namespace {
-
-// The bytes of a tensor of `type`, or nothing when it overflows; 0 for a non-tensor or dynamic
-// shape (nothing is allocated up front for those).
-std::optional<int64_t> bytesOf(const ir::Type& type) {
-  if (!type.isTensor() || !type.hasStaticShape())
-    return 0;
-  std::optional<int64_t> elements = support::checkedProduct(type.shape());
-  if (!elements)
-    return std::nullopt;
-  return support::checkedMul(
-      *elements, static_cast<int64_t>(exec::Tensor::elementBytes(type.elementType())));
-}
-
-// Reports `type` at `loc` when it is too large; returns false then.
-bool checkType(const ir::Type& type, support::SourceLocation loc, int64_t maxBytes,
-               support::DiagnosticSink& sink) {
-  std::optional<int64_t> bytes = bytesOf(type);
-  if (!bytes) {
-    sink.error(loc, "'" + type.str() + "' has more bytes than fit in 64 bits");
-    return false;
-  }
-  if (*bytes > maxBytes) {
-    sink.error(loc, "'" + type.str() + "' needs " + std::to_string(*bytes) +
-                        " bytes, more than the limit of " + std::to_string(maxBytes) +
-                        " (raise it with --max-tensor-bytes)");
-    return false;
-  }
-  return true;
-}
-
-} // namespace
-
 bool checkTensorSizes(const ir::Module& module, int64_t maxBytes, support::DiagnosticSink& sink) {
-  bool ok = true;
-  module.op().walk([&](const ir::Operation& op) {
-    if (!ok)
-      return;
-    for (unsigned r = 0; r < op.numRegions() && ok; ++r)
-      for (const auto& block : op.region(r).blocks())
-        for (const auto& arg : block->arguments())
-          if (ok)
-            ok = checkType(arg->type(), op.loc(), maxBytes, sink);
-    for (unsigned i = 0; i < op.numResults() && ok; ++i)
-      ok = checkType(op.result(i)->type(), op.loc(), maxBytes, sink);
-  });
-  return ok;
+  return session::checkTensorSizes(module, maxBytes, sink, "raise it with --max-tensor-bytes");
 }
 
 bool checkMeshDevices(const ir::Module& module, int64_t maxDevices,

@@ -3,7 +3,7 @@
 // exceeded, names the option that raises it, and is documented in the README.
 
 #include "core/ir/module.h"
-#include "core/session/program.h"
+#include "core/session/resource_limits.h"
 #include "core/support/diagnostic.h"
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 namespace shardscope::cli {
 
 /// The default of `--max-tensor-bytes`: the largest tensor `run`, `interpret` and `serve` create.
-inline constexpr int64_t kDefaultMaxTensorBytes = int64_t{4} << 30;
+inline constexpr int64_t kDefaultMaxTensorBytes = session::kDefaultMaxTensorBytes;
 /// The default of `--max-devices` for the commands that lay out every device of a mesh
 /// (`partition`, `check`, `inspect`, `report`).
 inline constexpr int64_t kDefaultMaxDevices = session::kMaxLaidOutDevices;
@@ -27,13 +27,10 @@ struct ResourceLimits {
   int64_t maxDevices = kDefaultMaxDevices;
 };
 
-/// Checks that every tensor value of `module` (op results and block arguments with a static
-/// shape) fits in `maxBytes`, and that its size is computable at all. Reports the first that does
-/// not at its op (or the op owning the block argument) and returns false.
+/// `session::checkTensorSizes`, naming `--max-tensor-bytes` as the way to raise the limit.
 bool checkTensorSizes(const ir::Module& module, int64_t maxBytes, support::DiagnosticSink& sink);
 
-/// Checks that every mesh of `module` has at most `maxDevices` devices. Reports the first that has
-/// more at its `sdy.mesh` op and returns false.
+/// `session::checkMeshDevices`, naming `--max-devices` as the way to raise the limit.
 bool checkMeshDevices(const ir::Module& module, int64_t maxDevices, support::DiagnosticSink& sink);
 
 /// Reads `--max-tensor-bytes N` / `--max-devices N` (both `--flag N` and `--flag=N`) from

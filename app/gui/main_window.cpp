@@ -427,6 +427,14 @@ bool MainWindow::saveSession(const QString& path) {
   else if (!m_context->selectedOp().isEmpty())
     selection.insert(QStringLiteral("op"), m_context->selectedOp());
   session.insert(QStringLiteral("selection"), selection);
+  const widgets::MpiOptions mpi = m_execution->mpiOptions();
+  session.insert(
+      QStringLiteral("execution"),
+      QJsonObject{{QStringLiteral("backend"),
+                   m_execution->mpiSelected() ? QStringLiteral("mpi") : QStringLiteral("local")},
+                  {QStringLiteral("mpiRanks"), mpi.ranks},
+                  {QStringLiteral("hostfile"), mpi.hostfile},
+                  {QStringLiteral("oversubscribe"), mpi.oversubscribe}});
   session.insert(QStringLiteral("expandedClusters"),
                  QJsonArray::fromStringList(m_graph->expandedClusters()));
   session.insert(QStringLiteral("collapsedClusters"),
@@ -509,6 +517,15 @@ void MainWindow::applyPendingSession() {
     collapsed.push_back(id.toString());
   if (!expanded.isEmpty() || !collapsed.isEmpty())
     m_graph->setClusters(expanded, collapsed);
+  if (session.contains(QStringLiteral("execution"))) {
+    const QJsonObject execution = session.value(QStringLiteral("execution")).toObject();
+    widgets::MpiOptions mpi;
+    mpi.ranks = execution.value(QStringLiteral("mpiRanks")).toInt(2);
+    mpi.hostfile = execution.value(QStringLiteral("hostfile")).toString();
+    mpi.oversubscribe = execution.value(QStringLiteral("oversubscribe")).toBool();
+    m_execution->setBackendChoice(
+        execution.value(QStringLiteral("backend")).toString() == QLatin1String("mpi"), mpi);
+  }
   const QJsonObject selection = session.value(QStringLiteral("selection")).toObject();
   if (selection.contains(QStringLiteral("value")))
     m_context->selectValue(selection.value(QStringLiteral("value")).toString());

@@ -11,7 +11,6 @@
 #include "core/sharding/notation.h"
 #include "core/sharding/value_sharding.h"
 #include "core/sharding/verifier.h"
-#include "core/support/checked_math.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -511,31 +510,6 @@ const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* funct
         ++meshes;
       }
   return meshes == 1 ? only : nullptr;
-}
-
-bool checkMeshDevices(const ir::Module& module, int64_t maxDevices, support::DiagnosticSink& sink,
-                      std::string_view raiseHint) {
-  for (const auto& op : module.body().ops()) {
-    const auto* attr = op->attr("mesh").as<ir::MeshAttr>();
-    if (!op->is("sdy.mesh") || !attr)
-      continue;
-    int64_t devices = 1;
-    bool overflow = false;
-    for (const ir::MeshAxis& axis : attr->mesh.axes) {
-      std::optional<int64_t> next = support::checkedMul(devices, axis.size);
-      overflow = overflow || !next || axis.size < 0;
-      devices = next.value_or(devices);
-    }
-    if (overflow || devices > maxDevices) {
-      sink.error(op->loc(), "the mesh has " +
-                                (overflow ? std::string("more devices than fit in 64 bits")
-                                          : std::to_string(devices) + " devices") +
-                                ", more than the limit of " + std::to_string(maxDevices) + " (" +
-                                std::string(raiseHint) + ")");
-      return false;
-    }
-  }
-  return true;
 }
 
 OpIndex::OpIndex(const ir::Module& module) {

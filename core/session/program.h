@@ -6,6 +6,7 @@
 #include "core/ir/module.h"
 #include "core/partition/reshard_to_collectives.h"
 #include "core/session/input_form.h"
+#include "core/session/resource_limits.h"
 #include "core/support/diagnostic.h"
 #include "core/support/source_manager.h"
 
@@ -209,17 +210,5 @@ const ir::Operation* pickFunction(const ir::Module& module, const std::string& w
 /// results or ops, else of any function's, else the module's only `sdy.mesh`. Null when there is
 /// none.
 const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* function = nullptr);
-
-/// The most devices a mesh may have where every device is laid out (the app's views, the CLI's
-/// `partition`, `check`, `inspect` and `report` by default).
-inline constexpr int64_t kMaxLaidOutDevices = 65536;
-
-/// Checks that every `sdy.mesh` of `module` has at most `maxDevices` devices (a count beyond
-/// int64 is more). Reports the first that has more at its op, the message ending with
-/// `(raiseHint)`, and returns false.
-bool checkMeshDevices(const ir::Module& module, int64_t maxDevices, support::DiagnosticSink& sink,
-                      std::string_view raiseHint);
-
-
 
 } // namespace shardscope::session

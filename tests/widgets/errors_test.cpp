@@ -338,6 +338,67 @@ private Q_SLOTS:
     QCOMPARE(window.context()->selectedLine(), 3);
   }
 
+  // A tensor beyond what a run may allocate: the argument of huge_tensor.mlir is
+  // 70000 * 70000 * 4 = 19600000000 bytes, over 4 << 30 = 4294967296. The load reports it at the
+  // function owning the argument (line 6) while the graph and the shardings are there; the
+  // Execution panel says why it cannot run, and a run is refused with the message on either
+  // backend, without a second Problems row.
+  void tensorBeyondTheLimitIsAProblemAtLoad() {
+    const QString message = QStringLiteral(
+        "'tensor<70000x70000xf32>' needs 19600000000 bytes, more than the limit of 4294967296");
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kWidgetData + QStringLiteral("/huge_tensor.mlir")));
+    const ProgramSnapshotPtr program = window.context()->program();
+    QVERIFY(!program->canRun());
+    QVERIFY2(program->cannotRun.message.startsWith(message),
+             qPrintable(program->cannotRun.message));
+    QCOMPARE(program->cannotRun.line, 6);
+    auto* problems = window.findChild<ProblemsPanel*>(QStringLiteral("problemsPanel"));
+    QCOMPARE(problems->model()->rowCount(), 1);
+    const ProblemRow& row = problems->model()->rows().first();
+    QCOMPARE(row.severity, QStringLiteral("error"));
+    QCOMPARE(row.line, 6);
+    QCOMPARE(row.stage, QStringLiteral("As written"));
+    QVERIFY(row.message.startsWith(message));
+    // The analysis: the negate's result takes the argument's sharding, and the graph has its node.
+    const ValueRow* negated =
+        program->findValue(StageId::Propagated, QStringLiteral("7:3:stablehlo.negate#0"));
+    QVERIFY(negated);
+    QVERIFY2(negated->shardy.contains(QStringLiteral("[{\"x\"}, {}]")),
+             qPrintable(negated->shardy));
+    auto* graph = window.findChild<GraphPanel*>();
+    QVERIFY(waitForGraph(graph, StageId::AsWritten));
+    QVERIFY(nodeOf(graph, QStringLiteral("7:3:stablehlo.negate")));
+
+    auto* status = window.findChild<QLabel*>(QStringLiteral("executionStatus"));
+    QVERIFY2(status->text().contains(QStringLiteral("cannot run")), qPrintable(status->text()));
+    QVERIFY2(status->text().contains(QStringLiteral("(line 6)")), qPrintable(status->text()));
+    QVERIFY2(status->text().contains(message.toHtmlEscaped()), qPrintable(status->text()));
+    QVERIFY(!window.findChild<QPushButton*>(QStringLiteral("startButton"))->isEnabled());
+    saveScreenshot(window, QStringLiteral("executionDock"), QStringLiteral("tensor_limit"));
+
+    for (auto backend : {EngineController::Backend::Local, EngineController::Backend::Mpi}) {
+      window.controller()->setBackend(backend, 2);
+      QSignalSpy errors(window.controller(), &EngineController::errorOccurred);
+      QSignalSpy changed(window.context(), &SessionContext::executionChanged);
+      window.controller()->startExecution(QStringLiteral("iota"), true);
+      QVERIFY(changed.wait(10000));
+      const ExecutionSnapshotPtr run = window.context()->execution();
+      QVERIFY(run->failed);
+      QVERIFY(!run->started);
+      QCOMPARE(run->backend, QStringLiteral("in-process"));
+      QCOMPARE(errors.size(), 1);
+      const QString error = errors[0][0].toString();
+      QVERIFY2(error.contains(message) && error.endsWith(QStringLiteral("(line 6)")),
+               qPrintable(error));
+      QVERIFY2(status->text().contains(QStringLiteral("could not start")),
+               qPrintable(status->text()));
+      QVERIFY2(status->text().contains(message.toHtmlEscaped()), qPrintable(status->text()));
+      QCOMPARE(problems->model()->rowCount(), 1);
+    }
+  }
+
 private:
   QTemporaryDir m_dir;
 };

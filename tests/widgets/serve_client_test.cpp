@@ -390,7 +390,7 @@ private Q_SLOTS:
     ServeClient local;
     local.setCommand(ServeClient::localCommand(kCli));
     ServeClient mpi;
-    mpi.setCommand(ServeClient::mpiCommand(kCli, 2));
+    mpi.setCommand(ServeClient::mpiCommand(kCli, MpiOptions{}));
     ExecutionSnapshotPtr a = runServe(
         local, [&] { local.startRun(kMatmul, QStringLiteral("random:2"), true, {}, kAddId); });
     ExecutionSnapshotPtr b =

@@ -5,13 +5,13 @@
 #include "widgets/controller/graph_snapshot.h"
 #include "widgets/controller/op_ids.h"
 #include "widgets/controller/problem_rows.h"
+#include "widgets/controller/program_rows.h"
 #include "widgets/controller/serve_client.h"
 #include "widgets/controller/value_rows.h"
 
 #include "core/analysis/collective_cost.h"
 #include "core/analysis/explicit_typing.h"
 #include "core/analysis/shard_map_analysis.h"
-#include "core/autodiff/function_costs.h"
 #include "core/io/mlir/mlir.h"
 #include "core/ir/attribute.h"
 #include "core/session/debug_name.h"
@@ -27,10 +27,9 @@
 #include <QThread>
 #include <QTimer>
 
-#include <cstring>
 #include <functional>
 #include <map>
-
+#include <string_view>
 
 namespace shardscope::widgets {
 
@@ -38,6 +37,10 @@ namespace {
 
 // Programs with more ops than this open before their as-written rows are built.
 constexpr int64_t kEagerOps = 10000;
+
+// How the tensor-size limit is named in its message: the app has no option to raise it.
+constexpr std::string_view kTensorLimitHint =
+    "the app's limit for runs; 'shardscope-cli run --max-tensor-bytes' raises it";
 
 int64_t countOps(const ir::Module& module) {
   int64_t n = 0;
@@ -70,6 +73,12 @@ public:
     if (program && !session::checkMeshDevices(program->asWritten(), session::kMaxLaidOutDevices,
                                               sink, "the app lays out every device"))
       program.reset();
+    // A run allocates every tensor: one beyond the limit is a located problem at load, and the
+    // program cannot run; the analysis (graph, shardings, collectives) needs no tensor data and
+    // still works.
+    const bool fits =
+        !program || session::checkTensorSizes(program->asWritten(), session::kDefaultMaxTensorBytes,
+                                              sink, kTensorLimitHint);
     if (!program) {
       QVector<ProblemRow> problems;
       addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
@@ -89,6 +98,8 @@ public:
     snapshot->inputFormDescription = qs(session::inputFormDescription(program->inputForm()));
     addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
                 stageTitle(StageId::AsWritten), &program->asWritten(), snapshot->problems);
+    if (!fits)
+      snapshot->cannotRun = snapshot->problems.back();
     for (int i = 0; i < kNumStages; ++i) {
       snapshot->stages[i].stage = static_cast<StageId>(i);
       snapshot->stages[i].status = StageStatus::Pending;
@@ -174,6 +185,10 @@ public:
       error(QStringLiteral("No program is loaded."));
       return;
     }
+    if (m_snapshot && !m_snapshot->canRun()) {
+      refuseStart(m_snapshot->cannotRun);
+      return;
+    }
     std::string specError;
     std::optional<session::InputSpec> inputs =
         session::parseInputSpec(spec.trimmed().isEmpty() ? "iota" : spec.toStdString(), specError);
@@ -187,7 +202,10 @@ public:
     options.checkReference = checkReference;
     options.historyBytes = session::kDefaultHistoryBytes;
     m_execution = session::Execution::create(*m_program, options, m_execSink);
-    if (!m_execution || !m_execution->setInputs(*inputs) || !m_execution->start()) {
+    if (!m_execution ||
+        !session::checkTensorSizes(m_execution->module(), session::kDefaultMaxTensorBytes,
+                                   m_execSink, kTensorLimitHint) ||
+        !m_execution->setInputs(*inputs) || !m_execution->start()) {
       m_execution.reset();
       error(QStringLiteral("Could not start the run: %1").arg(lastError()));
       publishStartFailure();
@@ -270,6 +288,23 @@ public:
     snap->stopReason = QStringLiteral("could not start");
     snap->problems =
         runProblems(m_program ? m_program->cachedStage(session::Stage::PerDevice) : nullptr);
+    post([c = m_controller, snap] {
+      c->m_execution = snap;
+      Q_EMIT c->executionChanged(snap);
+    });
+  }
+
+  // A run the program cannot have (see `ProgramSnapshot::cannotRun`): a failed snapshot whose
+  // problem is the one found at load, and the message.
+  void refuseStart(const ProblemRow& why) {
+    auto snap = std::make_shared<ExecutionSnapshot>();
+    snap->failed = true;
+    snap->stopReason = QStringLiteral("could not start");
+    ProblemRow row = why;
+    row.stage = QStringLiteral("Run");
+    row.stageId = -1;
+    snap->problems.push_back(row);
+    error(QStringLiteral("Could not start the run: %1 (line %2)").arg(why.message).arg(why.line));
     post([c = m_controller, snap] {
       c->m_execution = snap;
       Q_EMIT c->executionChanged(snap);
@@ -477,36 +512,6 @@ private:
     return false;
   }
 
-  static MeshInfo meshInfo(const ir::Mesh& mesh) {
-    MeshInfo info;
-    for (const ir::MeshAxis& axis : mesh.axes) {
-      info.axisNames.push_back(QString::fromStdString(axis.name));
-      info.axisSizes.push_back(axis.size);
-    }
-    for (int64_t id : mesh.deviceIds)
-      info.deviceIds.push_back(id);
-    return info;
-  }
-
-  // "Gradient of @loss with respect to %params, %inputs": the gradient function returns one
-  // cotangent per argument it was taken with respect to, in order.
-  static QString gradientDescription(const ir::Module& module, const QString& function) {
-    const ir::Operation* fn = module.lookupFunction(function.toStdString());
-    if (!fn)
-      return QString();
-    QString source = function;
-    for (const char* suffix : {"_grad_naive", "_grad"})
-      if (source.endsWith(QLatin1String(suffix))) {
-        source.chop(static_cast<int>(std::strlen(suffix)));
-        break;
-      }
-    const analysis::CostSummary costs = autodiff::functionCosts(module, *fn);
-    return QStringLiteral("@%1: the gradient of @%2 (%3 collective%4, %5 sent per device)")
-        .arg(function, source, QString::number(costs.collectives.size()),
-             costs.collectives.size() == 1 ? QString() : QStringLiteral("s"),
-             qs(analysis::formatBytes(costs.totalBytesSent)));
-  }
-
   void publish(const QString& reason) {
     m_lastReason = reason;
     auto snap = std::make_shared<ExecutionSnapshot>(
@@ -644,9 +649,22 @@ void EngineController::setWorkText(const QString& what) {
 }
 
 void EngineController::setBackend(Backend backend, int mpiRanks) {
-  const bool changed = backend != m_backend || qMax(1, mpiRanks) != m_mpiRanks;
+  MpiOptions mpi = m_mpi;
+  mpi.ranks = qMax(1, mpiRanks);
+  applyBackend(backend, mpi);
+}
+
+void EngineController::setMpiHosts(const QString& hostfile, bool oversubscribe) {
+  MpiOptions mpi = m_mpi;
+  mpi.hostfile = hostfile.trimmed();
+  mpi.oversubscribe = oversubscribe;
+  applyBackend(m_backend, mpi);
+}
+
+void EngineController::applyBackend(Backend backend, const MpiOptions& mpi) {
+  const bool changed = backend != m_backend || !(mpi == m_mpi);
   m_backend = backend;
-  m_mpiRanks = qMax(1, mpiRanks);
+  m_mpi = mpi;
   // The MPI server (mpirun and its ranks) serves one choice of backend: another choice ends it
   // instead of leaving it idle until the app quits. Its run is over; Start begins a new one.
   if (changed && !m_serve->isBusy())
@@ -654,13 +672,14 @@ void EngineController::setBackend(Backend backend, int mpiRanks) {
 }
 
 void EngineController::startExecution(const QString& inputSpec, bool checkReference) {
-  m_runOnServe = m_backend == Backend::Mpi;
+  // A program that cannot run is refused by the engine thread, whichever the backend.
+  m_runOnServe = m_backend == Backend::Mpi && m_program && m_program->canRun();
   if (m_runOnServe) {
     if (!m_program) {
       Q_EMIT errorOccurred(tr("No program is loaded."));
       return;
     }
-    m_serve->setCommand(ServeClient::mpiCommand(ServeClient::locateCli(), m_mpiRanks));
+    m_serve->setCommand(ServeClient::mpiCommand(ServeClient::locateCli(), m_mpi));
     m_serve->setStage(isGradientStage(m_runStage) ? stageKey(m_runStage) : QString());
     m_serve->startRun(m_program->path, inputSpec, checkReference, m_breakpoints, m_watched);
     return;

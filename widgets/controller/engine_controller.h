@@ -18,6 +18,17 @@ namespace shardscope::widgets {
 class EngineWorker;
 class ServeClient;
 
+/// Where the ranks of an MPI run go: `ranks` processes on the hosts of `hostfile` (mpirun's
+/// `--hostfile`; empty: this machine only). Without a hostfile mpirun always oversubscribes (one
+/// machine rarely has a slot per rank); with one only when `oversubscribe` is set, so that the
+/// hostfile's slots are respected.
+struct MpiOptions {
+  int ranks = 2;
+  QString hostfile;
+  bool oversubscribe = false;
+  bool operator==(const MpiOptions& other) const = default;
+};
+
 /// Owns the engine session (`core/session`: the program, its stages and an execution) on a
 /// worker thread. Every request is queued to that thread; results come back as immutable
 /// snapshots through signals emitted on the controller's (the UI) thread. Requests made while
@@ -53,7 +64,8 @@ public:
   /// `mpirun -np N shardscope-cli serve --backend mpi` child driven by a `ServeClient`.
   enum class Backend { Local, Mpi };
   Backend backend() const { return m_backend; }
-  int mpiRanks() const { return m_mpiRanks; }
+  int mpiRanks() const { return m_mpi.ranks; }
+  MpiOptions mpiOptions() const { return m_mpi; }
   /// The client of MPI runs (for tests: its command and deadline can be set).
   ServeClient* serveClient() const { return m_serve; }
 
@@ -63,6 +75,8 @@ public Q_SLOTS:
   void load(const QString& path);
   /// Chooses where the next runs execute (a run in progress stays where it is).
   void setBackend(shardscope::widgets::EngineController::Backend backend, int mpiRanks = 2);
+  /// The hosts of the next MPI runs (see `MpiOptions`); the ranks come with `setBackend`.
+  void setMpiHosts(const QString& hostfile, bool oversubscribe);
   /// What the next run runs: the per-device program for a pipeline stage, the gradient's
   /// per-device program for a gradient stage.
   void setRunStage(shardscope::widgets::StageId stage) { m_runStage = stage; }
@@ -127,6 +141,7 @@ private:
   QThread* m_thread;
   EngineWorker* m_worker; // lives on m_thread
   QTimer* m_progressTimer;
+  void applyBackend(Backend backend, const MpiOptions& mpi);
   std::shared_ptr<std::atomic<bool>> m_cancel;
   std::shared_ptr<std::atomic<bool>> m_yield; // the background yields to a queued command
   std::atomic<bool> m_stopStages{false};       // Cancel: the background stops
@@ -139,7 +154,7 @@ private:
   ServeClient* m_serve;
   Backend m_backend = Backend::Local;
   StageId m_runStage = StageId::PerDevice;
-  int m_mpiRanks = 2;
+  MpiOptions m_mpi;
   bool m_runOnServe = false; // the current run is the ServeClient's
   QString m_work;
   int m_pending = 0;

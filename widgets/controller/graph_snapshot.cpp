@@ -126,8 +126,11 @@ void fillLayout(GraphSnapshot& snap, const layout::ProgramGraph& graph,
     item.arrowTip = QPointF(e.arrowTip.x, e.arrowTip.y);
     item.hasLabel = e.hasLabel;
     item.labelCenter = QPointF(e.labelCenter.x, e.labelCenter.y);
-    if (i < visible.edges.size())
+    if (i < visible.edges.size()) {
       item.label = QString::fromStdString(visible.edges[i].label);
+      if (visible.edges[i].values == 1)
+        item.value = QString::fromStdString(visible.edges[i].value);
+    }
     snap.edges.push_back(item);
   }
   for (size_t i = 0; i < visible.clusters.size() && i < l.clusters.size(); ++i) {

@@ -181,16 +181,23 @@ ServeCommand ServeClient::localCommand(const QString& cli) {
           QStringLiteral("serve")};
 }
 
-ServeCommand ServeClient::mpiCommand(const QString& cli, int ranks) {
+QStringList ServeClient::mpiArguments(const QString& cli, const MpiOptions& options) {
+  QStringList args;
+  const QString hostfile = options.hostfile.trimmed();
+  if (!hostfile.isEmpty())
+    args << QStringLiteral("--hostfile") << hostfile;
+  if (hostfile.isEmpty() || options.oversubscribe)
+    args << QStringLiteral("--oversubscribe");
+  args << QStringLiteral("-np") << QString::number(qMax(1, options.ranks)) << cli
+       << QStringLiteral("serve") << QStringLiteral("--backend") << QStringLiteral("mpi");
+  return args;
+}
+
+ServeCommand ServeClient::mpiCommand(const QString& cli, const MpiOptions& options) {
   QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
   if (mpirun.isEmpty())
     mpirun = QStringLiteral("mpirun"); // fails to start, with a message naming it
-  ServeCommand command{mpirun,
-                       {QStringLiteral("--oversubscribe"), QStringLiteral("-np"),
-                        QString::number(ranks), cli, QStringLiteral("serve"),
-                        QStringLiteral("--backend"), QStringLiteral("mpi")},
-                       {},
-                       QStringLiteral("mpi")};
+  ServeCommand command{mpirun, mpiArguments(cli, options), {}, QStringLiteral("mpi")};
   if (cli.isEmpty())
     command.program.clear(); // no CLI to run: spawn() says so
   // OpenMPI refuses to run as root unless told (containers and CI often are root).

@@ -51,9 +51,12 @@ public:
   static QString locateCli();
   /// `CLI serve --backend local`.
   static ServeCommand localCommand(const QString& cli);
-  /// `mpirun --oversubscribe -np RANKS CLI serve --backend mpi` with mpirun from `PATH` (and
-  /// OpenMPI's run-as-root permission when the app runs as root).
-  static ServeCommand mpiCommand(const QString& cli, int ranks);
+  /// mpirun's arguments for `options`: `--oversubscribe -np RANKS CLI serve --backend mpi`
+  /// without a hostfile, `--hostfile FILE [--oversubscribe] -np RANKS ...` with one.
+  static QStringList mpiArguments(const QString& cli, const MpiOptions& options);
+  /// mpirun from `PATH` with `mpiArguments` (and OpenMPI's run-as-root permission when the app
+  /// runs as root).
+  static ServeCommand mpiCommand(const QString& cli, const MpiOptions& options);
 
   /// The command of the next child; a running child with another command is ended first.
   void setCommand(const ServeCommand& command);

@@ -62,11 +62,16 @@ void SessionContext::setStage(StageId stage) {
   if (stage == m_stage)
     return;
   m_stage = stage;
+  // A stage is never diffed with itself: the diff moves to the stage's default base.
+  if (m_diffBase == static_cast<int>(stage))
+    m_diffBase = defaultDiffBase(stage);
   Q_EMIT stageChanged();
   Q_EMIT selectionChanged();
 }
 
 void SessionContext::setDiffBase(int stage) {
+  if (stage == static_cast<int>(m_stage))
+    stage = defaultDiffBase(m_stage); // never the stage itself
   if (stage == m_diffBase)
     return;
   m_diffBase = stage;

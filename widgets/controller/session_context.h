@@ -18,7 +18,8 @@ public:
   ProgramSnapshotPtr program() const { return m_program; }
   ExecutionSnapshotPtr execution() const { return m_execution; }
   StageId stage() const { return m_stage; }
-  /// The stage compared with in diff mode, or -1 when diff mode is off.
+  /// The stage compared with in diff mode, or -1 when diff mode is off; never the stage shown
+  /// (`setDiffBase` and `setStage` move it to `defaultDiffBase` instead).
   int diffBase() const { return m_diffBase; }
   /// The selected value id (empty when an op or nothing is selected).
   QString selectedValue() const { return m_value; }

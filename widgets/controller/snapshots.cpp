@@ -23,7 +23,7 @@ QString stageTitle(StageId stage) {
 int defaultDiffBase(StageId stage) {
   switch (stage) {
   case StageId::AsWritten:
-    return -1;
+    return static_cast<int>(StageId::Propagated);
   case StageId::GradientEfficient:
     return static_cast<int>(StageId::GradientNaive);
   case StageId::GradientNaive:

@@ -31,8 +31,9 @@ inline constexpr int kNumStages = 6;
 inline bool isGradientStage(StageId stage) {
   return stage == StageId::GradientEfficient || stage == StageId::GradientNaive;
 }
-/// The stage a diff of `stage` compares with by default: the pipeline stage before it, and for
-/// a gradient stage the other gradient stage; -1 for the first stage.
+/// The stage a diff of `stage` compares with by default: the pipeline stage before it, for a
+/// gradient stage the other gradient stage, for the first stage the propagated one (what
+/// propagation will change). Never `stage` itself: a stage is not diffed with itself.
 int defaultDiffBase(StageId stage);
 /// `As written`, `Propagated`, `Partitioned`, `Per device`, `Gradient (efficient)`,
 /// `Gradient (naive)` for humans.
@@ -181,6 +182,10 @@ struct ProgramSnapshot {
   MeshInfo mesh;
   StageSnapshot stages[kNumStages];
   QVector<ProblemRow> problems;
+  /// Why no run can start, as the problem of `problems` that says so (a tensor beyond the size
+  /// limit runs have); an empty message when the program can run.
+  ProblemRow cannotRun;
+  bool canRun() const { return cannotRun.message.isEmpty(); }
   const StageSnapshot& stage(StageId id) const { return stages[static_cast<int>(id)]; }
   /// The problems `stage` inherits and reports: those of the stages it is derived from (for a
   /// gradient stage, the as-written one) and its own, in the order they were reported.
@@ -280,6 +285,9 @@ struct GraphEdgeItem {
   QString label;
   QPointF labelCenter;
   bool hasLabel = false;
+  /// The value the edge carries, named as the value rows name it (`%h`, `%3`); empty for an edge
+  /// that stands for several values.
+  QString value;
 };
 
 struct GraphClusterItem {

@@ -36,6 +36,8 @@ constexpr int kOpRole = GraphPanel::OpData;
 constexpr int kClusterRole = GraphPanel::ClusterData;
 constexpr int kKindRole = GraphPanel::KindData;
 constexpr int kProblemRole = GraphPanel::ProblemData;
+constexpr int kDiffRole = GraphPanel::DiffData;
+constexpr int kValueRole = GraphPanel::ValueData;
 
 // A node box: selects its op on click, expands its cluster on double-click (summaries).
 class NodeItem : public QGraphicsRectItem {
@@ -246,8 +248,8 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
     const bool shown =
         m_graph && m_graph->stage == m_context->stage() && m_graph->status.isEmpty();
     if (sameLoad && (m_requested == static_cast<int>(m_context->stage()) || shown)) {
-      // The stage's problems may have arrived after its graph: mark their ops.
-      if (shown && problemOps() != m_problemOps)
+      // The stage's problems (or the diff base) may have arrived after its graph: mark them.
+      if (shown && (problemOps() != m_problemOps || m_context->diffBase() >= 0))
         rebuildScene();
       return;
     }
@@ -255,6 +257,12 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
     relayout();
   });
   connect(context, &SessionContext::stageChanged, this, [this] {
+    // The same stage with another diff base: the layout stays, the marks change.
+    if (m_graph && m_graph->stage == m_context->stage() && m_requested < 0 &&
+        m_graph->status.isEmpty()) {
+      rebuildScene();
+      return;
+    }
     // A gradient stage opens on its gradient function, the others on `main`: a function chosen
     // in one kind of stage does not carry over to the other.
     const bool gradient = isGradientStage(m_context->stage());
@@ -348,6 +356,7 @@ void GraphPanel::rebuildScene() {
   const bool dark = palette().color(QPalette::Base).lightness() < 128;
   m_scene->setBackgroundBrush(palette().color(QPalette::Base));
   m_problemOps = problemOps();
+  computeDiff();
   // Graphviz measured the labels in DejaVu Sans 10 (nodes) and 9 (edges) in layout units
   // (points); pixel sizes keep the text inside the boxes it computed at any screen DPI.
   QFont font(QStringLiteral("DejaVu Sans"));
@@ -391,8 +400,16 @@ void GraphPanel::addEdges(bool dark, const QFont& small) {
     QPainterPath path(e.points[0]);
     for (int i = 1; i + 2 < e.points.size(); i += 3)
       path.cubicTo(e.points[i], e.points[i + 1], e.points[i + 2]);
-    auto* item = m_scene->addPath(path, QPen(edgeColor, 1.2));
+    // Diff mode: the edges of values whose sharding changed take the "changed" colour.
+    const QString changedId = m_changedValues.value(e.value);
+    const bool changed = !e.value.isEmpty() && !changedId.isEmpty();
+    const QColor color = changed ? diffChangedColor() : edgeColor;
+    auto* item = m_scene->addPath(path, QPen(color, changed ? 2.4 : 1.2));
     item->setZValue(1);
+    if (changed) {
+      item->setData(kDiffRole, QStringLiteral("changed"));
+      item->setData(kValueRole, changedId);
+    }
     if (e.hasArrow) {
       const QPointF from = e.points.last();
       const QPointF tip = e.arrowTip;
@@ -401,7 +418,7 @@ void GraphPanel::addEdges(bool dark, const QFont& small) {
       if (len > 0) {
         const QPointF n(-d.y() / len * 3.5, d.x() / len * 3.5);
         QPolygonF head({tip, from + n, from - n});
-        auto* arrow = m_scene->addPolygon(head, QPen(edgeColor), QBrush(edgeColor));
+        auto* arrow = m_scene->addPolygon(head, QPen(color), QBrush(color));
         arrow->setZValue(1);
       }
     }
@@ -438,10 +455,22 @@ void GraphPanel::addNodes(const QFont& font, const QFont& small) {
     for (const QString& error : errors)
       tip += tr("\nerror: %1").arg(error);
     item->setData(kProblemRole, errors.join(QLatin1Char('\n')));
+    const bool added = !n.opId.isEmpty() && m_addedOps.contains(n.opId);
+    if (added) {
+      item->setData(kDiffRole, QStringLiteral("added"));
+      tip += tr("\nadded since %1")
+                 .arg(stageTitle(static_cast<StageId>(m_context->diffBase())).toLower());
+    } else if (!n.opId.isEmpty() && m_changedOps.contains(n.opId)) {
+      item->setData(kDiffRole, QStringLiteral("changed"));
+      tip += tr("\nsharding changed since %1")
+                 .arg(stageTitle(static_cast<StageId>(m_context->diffBase())).toLower());
+    }
     item->setToolTip(tip);
     m_scene->addItem(item);
     if (!errors.isEmpty())
       addErrorBadge(item, n, small);
+    if (added)
+      addAddedBadge(item, n, small);
     // Label lines, centred: the title in the regular font, attributes smaller.
     double totalH = 0;
     QVector<QGraphicsSimpleTextItem*> lines;
@@ -500,6 +529,42 @@ void GraphPanel::addErrorBadge(QGraphicsRectItem* node, const GraphNodeItem& n,
   badge->setPos(3, 1);
 }
 
+void GraphPanel::computeDiff() {
+  m_changedValues.clear();
+  m_changedOps.clear();
+  m_addedOps.clear();
+  const ProgramSnapshotPtr program = m_context->program();
+  const int base = m_context->diffBase();
+  if (!program || !m_graph || base < 0 || base == static_cast<int>(m_graph->stage))
+    return;
+  const StageSnapshot& shown = program->stage(m_graph->stage);
+  const StageDiff diff = diffStages(shown, program->stage(static_cast<StageId>(base)));
+  for (const ValueRow& v : shown.values) {
+    if (!diff.isChanged(v.id))
+      continue;
+    if (v.function.isEmpty() || v.function == m_graph->function)
+      m_changedValues.insert(v.name, v.id);
+    if (!v.opId.isEmpty())
+      m_changedOps.insert(v.opId);
+  }
+  m_addedOps = diff.added;
+}
+
+void GraphPanel::addAddedBadge(QGraphicsRectItem* node, const GraphNodeItem& n,
+                               const QFont& small) {
+  // A green tab on the node's top left corner (the byte badge sits on the right one).
+  auto* badge = new QGraphicsSimpleTextItem(tr("added"), node);
+  badge->setFont(small);
+  const QRectF b = badge->boundingRect();
+  auto* back = new QGraphicsRectItem(QRectF(0, 0, b.width() + 6, b.height() + 2), node);
+  back->setBrush(diffAddedColor());
+  back->setPen(Qt::NoPen);
+  back->setPos(n.rect.left() + 2, n.rect.top() - b.height() + 2);
+  badge->setParentItem(back);
+  badge->setBrush(Qt::white);
+  badge->setPos(3, 1);
+}
+
 void GraphPanel::updateHighlights() {
   if (!m_graph)
     return;
@@ -521,18 +586,27 @@ void GraphPanel::updateHighlights() {
     const bool isCurrent = !n->opId.isEmpty() && current.contains(n->opId);
     const bool isBreakpoint = !n->opId.isEmpty() && breakpoints.contains(n->opId);
     const bool isProblem = !node->data(kProblemRole).toString().isEmpty();
+    const QString diff = node->data(kDiffRole).toString();
+    const bool isChanged = diff == QLatin1String("changed");
+    const bool isAdded = diff == QLatin1String("added");
     QPen pen = node->pen();
     pen.setWidthF(isSelected                                        ? 3.5
                   : isCurrent                                       ? 3
                   : isProblem                                       ? 2.5
+                  : isChanged || isAdded                            ? 2.5
                   : n->kind == QLatin1String("inserted-collective") ? 2
                                                                     : 1);
     pen.setColor(isSelected  ? QColor(0x1f, 0x6f, 0xeb)
                  : isCurrent ? QColor(0xe0, 0xa0, 0x00)
                  : isProblem ? errorColor()
+                 : isChanged ? diffChangedColor()
+                 : isAdded   ? diffAddedColor()
                              : n->border);
     node->setPen(pen);
-    node->setBrush(isBreakpoint ? QColor(0xf4, 0xc0, 0xc0) : isProblem ? errorFill() : n->fill);
+    node->setBrush(isBreakpoint ? QColor(0xf4, 0xc0, 0xc0)
+                   : isProblem  ? errorFill()
+                   : isChanged  ? diffChangedFill()
+                                : n->fill);
     if (isSelected)
       m_view->ensureVisible(node, 40, 40);
   }

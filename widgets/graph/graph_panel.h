@@ -1,6 +1,7 @@
 #pragma once
 
 #include "widgets/controller/snapshots.h"
+#include "widgets/controller/stage_diff.h"
 
 #include <QGraphicsView>
 #include <QHash>
@@ -79,7 +80,18 @@ public:
 
   /// The `QGraphicsItem::data` keys of node items: the node id, its op id, the cluster a summary
   /// node expands, the node kind, and the error messages of its op (empty when it has none).
-  enum ItemData { IdData = 0, OpData = 1, ClusterData = 2, KindData = 3, ProblemData = 4 };
+  /// In diff mode `DiffData` is `changed` on the nodes and edges of values whose sharding
+  /// changed since the diff base and `added` on collectives the base does not have; edges carry
+  /// their value's id as `ValueData`.
+  enum ItemData {
+    IdData = 0,
+    OpData = 1,
+    ClusterData = 2,
+    KindData = 3,
+    ProblemData = 4,
+    DiffData = 5,
+    ValueData = 6,
+  };
   /// The pen and the fill of the node of an op with an error of the stage shown.
   static QColor errorColor() { return QColor(0xd0, 0x30, 0x30); }
   static QColor errorFill() { return QColor(0xfb, 0xdc, 0xdc); }
@@ -106,6 +118,9 @@ private:
   void addNodes(const QFont& font, const QFont& small);
   QHash<QString, QStringList> problemOps() const;
   void addErrorBadge(QGraphicsRectItem* node, const GraphNodeItem& n, const QFont& small);
+  void addAddedBadge(QGraphicsRectItem* node, const GraphNodeItem& n, const QFont& small);
+  /// Diff mode: the changed values (by printed name, of the function shown) and their ops.
+  void computeDiff();
   void updateHighlights();
   void search();
   void placeMiniMap();
@@ -121,6 +136,9 @@ private:
   QGraphicsScene* m_scene;
   GraphSnapshotPtr m_graph;
   QHash<QString, QStringList> m_problemOps; // op id -> its errors in the stage shown
+  QHash<QString, QString> m_changedValues;  // diff mode: value name -> id, sharding changed
+  QSet<QString> m_changedOps;               // diff mode: ops defining a changed value
+  QSet<QString> m_addedOps;                 // diff mode: collectives the base does not have
   QSet<QString> m_expanded;
   QSet<QString> m_collapsed;
   bool m_showingGradient = false;

@@ -1,5 +1,7 @@
 #include "widgets/models/collectives_model.h"
 
+#include "widgets/controller/stage_diff.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -27,11 +29,11 @@ void CollectivesModel::setRows(QVector<CollectiveRow> rows, const QVector<Collec
   m_rows = std::move(rows);
   m_added = QVector<bool>(m_rows.size(), false);
   if (base) {
-    QSet<int> lines;
-    for (const CollectiveRow& r : *base)
-      lines.insert(r.line);
+    // (As the graph marks them: by location, so that a per-device collective is the partitioned
+    // one it came from, not a new one.)
+    const QSet<QString> added = addedCollectives(m_rows, *base);
     for (int i = 0; i < m_rows.size(); ++i)
-      m_added[i] = m_rows[i].inserted || !lines.contains(m_rows[i].line);
+      m_added[i] = added.contains(m_rows[i].opId);
   }
   endResetModel();
 }

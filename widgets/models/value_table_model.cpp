@@ -1,5 +1,7 @@
 #include "widgets/models/value_table_model.h"
 
+#include "widgets/controller/stage_diff.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -9,17 +11,32 @@ namespace shardscope::widgets {
 
 ValueTableModel::ValueTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void ValueTableModel::setRows(QVector<ValueRow> rows, const QVector<ValueRow>* base) {
+void ValueTableModel::setRows(QVector<ValueRow> rows, const QVector<ValueRow>* base,
+                              const QString& baseTitle) {
   beginResetModel();
   m_rows = std::move(rows);
   m_changed = QVector<bool>(m_rows.size(), false);
+  m_change = QVector<QString>(m_rows.size());
+  m_diff = base != nullptr;
+  m_baseTitle = baseTitle;
+  m_changeTip = QVector<QString>(m_rows.size());
   if (base) {
-    QHash<QString, QString> before;
+    QHash<QString, const ValueRow*> before;
     for (const ValueRow& r : *base)
-      before.insert(r.id, r.shardy);
+      before.insert(r.id, &r);
     for (int i = 0; i < m_rows.size(); ++i) {
-      auto it = before.constFind(m_rows[i].id);
-      m_changed[i] = it == before.constEnd() || *it != m_rows[i].shardy;
+      const ValueRow& now = m_rows[i];
+      const ValueRow* was = before.value(now.id);
+      m_changed[i] = !was || was->shardy != now.shardy;
+      if (!was) {
+        m_change[i] = tr("new");
+      } else if (m_changed[i]) {
+        // The compact PartitionSpec form, unless it does not show the difference (explicitly
+        // replicated axes); the tooltip has Shardy's.
+        m_changeTip[i] = shardingChangeText(was->shardy, now.shardy);
+        m_change[i] =
+            was->spec != now.spec ? shardingChangeText(was->spec, now.spec) : m_changeTip[i];
+      }
     }
   }
   endResetModel();
@@ -37,7 +54,8 @@ int ValueTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int ValueTableModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : NumColumns;
+  // (The Change column is there only against a diff base.)
+  return parent.isValid() ? 0 : m_diff ? NumColumns : Change;
 }
 
 QVariant ValueTableModel::data(const QModelIndex& index, int role) const {
@@ -60,6 +78,10 @@ QVariant ValueTableModel::data(const QModelIndex& index, int role) const {
       return r.shardy.isEmpty() ? QStringLiteral("\u2014") : r.shardy;
     case Variance:
       return r.variance;
+    case Change:
+      return role == Qt::ToolTipRole && !m_changeTip.value(index.row()).isEmpty()
+                 ? m_changeTip.value(index.row())
+                 : m_change.value(index.row());
     case Op:
       return r.line > 0 ? QStringLiteral("%1  (line %2, @%3)").arg(r.opName, QString::number(r.line), r.function)
                         : r.opName;
@@ -102,6 +124,9 @@ QVariant ValueTableModel::headerData(int section, Qt::Orientation orientation, i
     return tr("Variance");
   case Op:
     return tr("Defined by");
+  case Change:
+    return m_baseTitle.isEmpty() ? tr("Sharding was \u2192 now")
+                                 : tr("Sharding in %1 \u2192 now").arg(m_baseTitle.toLower());
   }
   return QVariant();
 }

@@ -3,6 +3,7 @@
 #include "widgets/controller/engine_controller.h"
 #include "widgets/controller/session_context.h"
 #include "widgets/models/device_values_model.h"
+#include "widgets/views/mpi_hosts_bar.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,6 +18,8 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSet>
+#include <QSettings>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -277,7 +280,7 @@ void TensorTile::paintEvent(QPaintEvent*) {
 ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* context,
                                QWidget* parent)
     : QWidget(parent), m_controller(controller), m_context(context), m_backend(new QComboBox(this)),
-      m_ranks(new QSpinBox(this)), m_inputs(new QLineEdit(this)),
+      m_ranks(new QSpinBox(this)), m_hosts(new MpiHostsBar(this)), m_inputs(new QLineEdit(this)),
       m_reference(new QCheckBox(tr("Reference check"), this)), m_buttonRow(new QWidget(this)),
       m_status(new QLabel(this)), m_valueTitle(new QLabel(this)), m_tileBox(new QWidget(this)),
       m_tileLayout(new QGridLayout(m_tileBox)), m_global(new TensorTile(this)),
@@ -288,18 +291,25 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   m_backend->addItem(tr("Local"), QStringLiteral("local"));
   m_backend->addItem(tr("MPI"), QStringLiteral("mpi"));
   m_backend->setToolTip(tr("Local: every device of the mesh runs in this process, one thread "
-                           "each.\nMPI: the run goes to 'mpirun -np N shardscope-cli serve "
-                           "--backend mpi' in a child process; each rank runs a share of the "
-                           "devices."));
+                           "each.\nMPI: the run goes to 'mpirun [--hostfile FILE] -np N "
+                           "shardscope-cli serve --backend mpi' in a child process; each rank "
+                           "runs a share of the devices."));
   m_ranks->setObjectName(QStringLiteral("mpiRanksSpin"));
   m_ranks->setRange(1, 64);
   m_ranks->setValue(2);
   m_ranks->setSuffix(tr(" ranks"));
   m_ranks->setToolTip(tr("MPI ranks (processes); the mesh's devices are split evenly over them"));
   m_ranks->setEnabled(false);
+  {
+    const QSettings settings;
+    m_ranks->setValue(settings.value(QStringLiteral("execution/mpiRanks"), 2).toInt());
+    if (settings.value(QStringLiteral("execution/backend")).toString() == QLatin1String("mpi"))
+      m_backend->setCurrentIndex(1);
+  }
   connect(m_backend, qOverload<int>(&QComboBox::currentIndexChanged), this,
           &ExecutionPanel::applyBackend);
   connect(m_ranks, qOverload<int>(&QSpinBox::valueChanged), this, &ExecutionPanel::applyBackend);
+  connect(m_hosts, &MpiHostsBar::hostsChanged, this, &ExecutionPanel::applyBackend);
   m_inputs->setObjectName(QStringLiteral("inputsEdit"));
   m_inputs->setText(QStringLiteral("iota"));
   m_inputs->setPlaceholderText(tr("iota, zeros, ones, random:SEED, N=file.npy"));
@@ -360,6 +370,8 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   auto* layout = new QVBoxLayout(this);
   layout->setSpacing(4);
   layout->addLayout(setup);
+  // (A row of its own: next to the inputs, a dock 850 px wide leaves the path no room.)
+  layout->addWidget(m_hosts);
   layout->addWidget(m_buttonRow);
   layout->addWidget(m_status);
   layout->addWidget(tabs, 1);
@@ -372,14 +384,40 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
     refresh();
   });
   connect(controller, &EngineController::busyChanged, this, &ExecutionPanel::updateButtons);
+  applyBackend();
   refresh();
 }
 
 void ExecutionPanel::applyBackend() {
-  const bool mpi = m_backend->currentData().toString() == QLatin1String("mpi");
+  const bool mpi = mpiSelected();
   m_ranks->setEnabled(mpi);
+  // The hosts row only matters to MPI runs: hidden otherwise, it leaves the tiles the room.
+  m_hosts->setVisible(mpi);
+  QSettings settings;
+  settings.setValue(QStringLiteral("execution/backend"),
+                    mpi ? QStringLiteral("mpi") : QStringLiteral("local"));
+  settings.setValue(QStringLiteral("execution/mpiRanks"), m_ranks->value());
+  m_controller->setMpiHosts(m_hosts->hostfile(), m_hosts->oversubscribe());
   m_controller->setBackend(mpi ? EngineController::Backend::Mpi : EngineController::Backend::Local,
                            m_ranks->value());
+}
+
+bool ExecutionPanel::mpiSelected() const {
+  return m_backend->currentData().toString() == QLatin1String("mpi");
+}
+
+MpiOptions ExecutionPanel::mpiOptions() const {
+  return {m_ranks->value(), m_hosts->hostfile(), m_hosts->oversubscribe()};
+}
+
+void ExecutionPanel::setBackendChoice(bool mpi, const MpiOptions& options) {
+  {
+    const QSignalBlocker a(m_backend), b(m_ranks), c(m_hosts);
+    m_backend->setCurrentIndex(mpi ? 1 : 0);
+    m_ranks->setValue(options.ranks);
+    m_hosts->setHosts(options.hostfile, options.oversubscribe);
+  }
+  applyBackend();
 }
 
 void ExecutionPanel::createButtons() {
@@ -470,7 +508,11 @@ void ExecutionPanel::updateButtons() {
   const bool canStep = e && e->started && !e->finished && !e->failed && !busy;
   for (QPushButton* b : m_stepButtons)
     b->setEnabled(canStep);
-  m_start->setEnabled(m_context->program() && !busy);
+  const ProgramSnapshotPtr program = m_context->program();
+  m_start->setEnabled(program && program->canRun() && !busy);
+  m_start->setToolTip(program && !program->canRun()
+                          ? tr("This program cannot run: %1").arg(program->cannotRun.message)
+                          : tr("Start (or restart) the run (Ctrl+Shift+F5)"));
   m_start->setText(e && e->started ? tr("Restart") : tr("Start"));
 }
 
@@ -479,11 +521,21 @@ void ExecutionPanel::refresh() {
   m_model->setExecution(e);
   updateButtons();
   const ValueRow* value = m_context->selectedValueRow();
-  if (!e) {
-    m_status->setText(m_context->program()
-                          ? tr("Press Start to run the per-device program on every device of the mesh.")
-                          : tr("Open a program to run it."));
+  const ProgramSnapshotPtr program = m_context->program();
+  if (!e && program && !program->canRun()) {
+    // (One line or two: the dock keeps its height for the tiles.)
+    m_status->setText(
+        tr("<span style='color:#d03030'><b>This program cannot run</b> (line %1):</span> %2")
+            .arg(program->cannotRun.line)
+            .arg(program->cannotRun.message.toHtmlEscaped()));
+    m_status->setToolTip(tr("Its graph, shardings and collectives are shown all the same."));
+  } else if (!e) {
+    m_status->setToolTip(QString());
+    m_status->setText(
+        program ? tr("Press Start to run the per-device program on every device of the mesh.")
+                : tr("Open a program to run it."));
   } else {
+    m_status->setToolTip(QString());
     m_status->setText(statusText(*e));
   }
   updateDeviceTiles(e);

@@ -18,6 +18,8 @@ class QTableView;
 namespace shardscope::widgets {
 
 class EngineController;
+class MpiHostsBar;
+struct MpiOptions;
 class SessionContext;
 class DeviceValuesModel;
 
@@ -85,6 +87,11 @@ public:
 
   QList<TensorTile*> deviceTiles() const { return m_tiles; }
   QLabel* statusLabel() const { return m_status; }
+  /// The backend chosen (MPI or Local) and the MPI runs' ranks and hosts, as the controls show
+  /// them; remembered in the settings (`execution/...`) and in sessions.
+  bool mpiSelected() const;
+  MpiOptions mpiOptions() const;
+  void setBackendChoice(bool mpi, const MpiOptions& options);
 
 private:
   void refresh();
@@ -105,6 +112,7 @@ private:
   SessionContext* m_context;
   QComboBox* m_backend;
   QSpinBox* m_ranks;
+  MpiHostsBar* m_hosts;
   QLineEdit* m_inputs;
   QCheckBox* m_reference;
   QWidget* m_buttonRow;

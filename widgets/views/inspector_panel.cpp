@@ -1,6 +1,7 @@
 #include "widgets/views/inspector_panel.h"
 
 #include "widgets/controller/session_context.h"
+#include "widgets/controller/stage_diff.h"
 #include "widgets/models/collectives_model.h"
 
 namespace shardscope::widgets {
@@ -49,6 +50,26 @@ QString problemsHtml(const ProgramSnapshot& program, StageId stage, const Execut
                    .arg(items);
 }
 
+// Diff mode: the value's sharding in the base stage and now (`was → now`), or that it did not
+// change or is new.
+QString diffRow(const ProgramSnapshot& program, StageId base, const ValueRow& v) {
+  const QString key = QObject::tr("Since %1").arg(stageTitle(base).toLower());
+  const ValueRow* was = program.findValue(base, v.id);
+  if (!was)
+    return row(key, QObject::tr("new (not in that stage)"), false);
+  if (was->shardy == v.shardy)
+    return row(key, QObject::tr("sharding unchanged"), false);
+  // The compact PartitionSpec form first (when it shows the difference), then Shardy's.
+  const QString spec =
+      was->spec != v.spec
+          ? QStringLiteral("<b>%1</b><br>").arg(esc(shardingChangeText(was->spec, v.spec)))
+          : QString();
+  return QStringLiteral("<tr><td style='padding-right:12px; color:#808080'>%1</td>"
+                        "<td style='color:%2'>%3<code>%4</code></td></tr>")
+      .arg(esc(key), diffChangedColor().name(), spec,
+           esc(shardingChangeText(was->shardy, v.shardy)));
+}
+
 } // namespace
 
 InspectorPanel::InspectorPanel(SessionContext* context, QWidget* parent)
@@ -93,6 +114,9 @@ void InspectorPanel::refresh() {
           .arg(esc(v->name), esc(v->function), esc(v->opName), QString::number(v->line));
   html += problemsHtml(*program, m_context->stage(), run.get(), v->opId);
   html += QStringLiteral("<table>");
+  // Diff mode: the change first, where it is seen without scrolling.
+  if (m_context->diffBase() >= 0)
+    html += diffRow(*program, static_cast<StageId>(m_context->diffBase()), *v);
   html += row(tr("Type"), v->type);
   html += row(tr("JAX type"), v->typed);
   html += row(tr("PartitionSpec"), v->spec.isEmpty() ? tr("(unsharded)") : v->spec);

@@ -75,7 +75,14 @@ void ValuesPanel::refresh() {
   } else {
     const int base = m_context->diffBase();
     m_model->setRows(program->stage(m_context->stage()).values,
-                     base >= 0 ? &program->stage(static_cast<StageId>(base)).values : nullptr);
+                     base >= 0 ? &program->stage(static_cast<StageId>(base)).values : nullptr,
+                     base >= 0 ? stageTitle(static_cast<StageId>(base)) : QString());
+  }
+  // In diff mode the change comes right after the value's name, where it is seen first.
+  if (m_model->columnCount() > ValueTableModel::Change) {
+    const int visual = horizontalHeader()->visualIndex(ValueTableModel::Change);
+    if (visual != ValueTableModel::Name + 1)
+      horizontalHeader()->moveSection(visual, ValueTableModel::Name + 1);
   }
   // Keep every column readable, without letting the long Shardy attribute crowd out the rest.
   fitColumns(this, 420, /*lastStretches=*/false);
@@ -138,8 +145,16 @@ ProblemsPanel::ProblemsPanel(SessionContext* context, QWidget* parent)
     if (!always && runProblems == m_runProblems)
       return;
     m_runProblems = runProblems;
+    // (A run refused for a problem found at load repeats that problem: it is listed once.)
+    const int programRows = rows.size();
     if (run)
-      rows += run->problems;
+      for (const ProblemRow& p : run->problems) {
+        bool known = false;
+        for (int i = 0; i < programRows && !known; ++i)
+          known = rows[i].message == p.message && rows[i].line == p.line;
+        if (!known)
+          rows.push_back(p);
+      }
     m_model->setRows(std::move(rows));
     resizeColumnsToContents();
     setColumnWidth(ProblemsModel::Message, qMin(columnWidth(ProblemsModel::Message), 700));

@@ -38,7 +38,7 @@ StageSelector::StageSelector(SessionContext* context, QWidget* parent)
     // Turning diff on compares with the stage before the one shown (a gradient stage: with the
     // other gradient stage).
     const int base = defaultDiffBase(static_cast<StageId>(m_stage->currentData().toInt()));
-    if (on && base >= 0) {
+    if (on) {
       m_updating = true;
       m_base->setCurrentIndex(base);
       m_updating = false;
@@ -82,6 +82,7 @@ void StageSelector::updateAvailability() {
       item->setToolTip(tip);
     }
   }
+  disableShownStage();
 }
 
 void StageSelector::apply() {
@@ -89,14 +90,29 @@ void StageSelector::apply() {
     return;
   const int stage = m_stage->currentData().toInt();
   const int base = defaultDiffBase(static_cast<StageId>(stage));
-  if (m_diff->isChecked() && m_base->currentData().toInt() == stage && base >= 0) {
+  if (m_base->currentData().toInt() == stage) {
     m_updating = true;
     m_base->setCurrentIndex(base);
     m_updating = false;
   }
+  disableShownStage();
   m_base->setEnabled(m_diff->isChecked());
   m_context->setStage(static_cast<StageId>(stage));
   m_context->setDiffBase(m_diff->isChecked() ? m_base->currentData().toInt() : -1);
+}
+
+void StageSelector::disableShownStage() {
+  // The base list offers every stage but the one shown (a stage is not diffed with itself).
+  auto* model = qobject_cast<QStandardItemModel*>(m_base->model());
+  if (!model)
+    return;
+  const ProgramSnapshotPtr program = m_context->program();
+  const int shown = m_stage->currentData().toInt();
+  for (int s = 0; s < kNumStages; ++s) {
+    const StageSnapshot* stage = program ? &program->stage(static_cast<StageId>(s)) : nullptr;
+    const bool unavailable = stage && !stage->unavailable.isEmpty();
+    model->item(s)->setEnabled(s != shown && !unavailable);
+  }
 }
 
 void StageSelector::follow() {
@@ -105,6 +121,9 @@ void StageSelector::follow() {
   m_diff->setChecked(m_context->diffBase() >= 0);
   if (m_context->diffBase() >= 0)
     m_base->setCurrentIndex(m_context->diffBase());
+  else if (m_base->currentIndex() == m_stage->currentIndex())
+    m_base->setCurrentIndex(defaultDiffBase(m_context->stage()));
+  disableShownStage();
   m_base->setEnabled(m_diff->isChecked());
   m_updating = false;
 }

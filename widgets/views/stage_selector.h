@@ -27,6 +27,8 @@ private:
   void apply();
   void updateAvailability();
   void follow();
+  /// Disables the shown stage (and stages the program lacks) in the diff base list.
+  void disableShownStage();
 
   SessionContext* m_context;
   QComboBox* m_stage;

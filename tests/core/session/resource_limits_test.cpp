@@ -1,0 +1,77 @@
+// The limits the CLI and the app share: a tensor beyond the byte limit, or a size that does not fit
+// in 64 bits, is an error at its op; a mesh beyond the device limit is an error at its `sdy.mesh`.
+#include "core/session/program.h"
+#include "core/session/resource_limits.h"
+
+#include "tests/core/session/session_test_util.h"
+
+#include <gtest/gtest.h>
+
+using namespace shardscope;
+using namespace shardscope::session;
+using namespace shardscope::session::testing;
+
+namespace {
+
+std::unique_ptr<Program> programOf(const std::string& argType, support::CollectingSink& sink) {
+  const std::string text = "sdy.mesh @mesh = <[\"x\"=2]>\n"
+                           "\n"
+                           "func.func @main(%arg0: " +
+                           argType + ") -> " + argType +
+                           " {\n"
+                           "  %0 = stablehlo.negate %arg0 : " +
+                           argType +
+                           "\n"
+                           "  return %0 : " +
+                           argType + "\n}\n";
+  return Program::fromText("limits.mlir", text, sink);
+}
+
+} // namespace
+
+TEST(ResourceLimitsTest, ATensorBeyondTheLimitIsAnErrorAtTheOpOwningIt) {
+  support::CollectingSink sink;
+  auto program = programOf("tensor<70000x70000xf32>", sink);
+  ASSERT_TRUE(program) << messages(sink);
+  // 70000 * 70000 * 4 bytes = 19600000000 > 4 << 30 = 4294967296; the argument is the first
+  // tensor met, owned by the function at line 3.
+  EXPECT_FALSE(checkTensorSizes(program->asWritten(), kDefaultMaxTensorBytes, sink, "hint"));
+  ASSERT_EQ(sink.diagnostics().size(), 1u);
+  EXPECT_EQ(sink.diagnostics()[0].message,
+            "'tensor<70000x70000xf32>' needs 19600000000 bytes, more than the limit of "
+            "4294967296 (hint)");
+  EXPECT_EQ(sink.diagnostics()[0].loc.line, 3u);
+}
+
+TEST(ResourceLimitsTest, TensorsWithinTheLimitPass) {
+  support::CollectingSink sink;
+  auto program = programOf("tensor<8x4xf32>", sink);
+  ASSERT_TRUE(program) << messages(sink);
+  // 8 * 4 * 4 = 128 bytes: exactly at a limit of 128, one byte over a limit of 127.
+  EXPECT_TRUE(checkTensorSizes(program->asWritten(), 128, sink, "hint"));
+  EXPECT_TRUE(sink.diagnostics().empty());
+  EXPECT_FALSE(checkTensorSizes(program->asWritten(), 127, sink, "hint"));
+}
+
+TEST(ResourceLimitsTest, ASizeBeyond64BitsIsAnError) {
+  support::CollectingSink sink;
+  // 2^31 * 2^31 = 2^62 elements fit in 64 bits; their 2^64 bytes do not.
+  auto program = programOf("tensor<2147483648x2147483648xf32>", sink);
+  ASSERT_TRUE(program) << messages(sink);
+  EXPECT_FALSE(checkTensorSizes(program->asWritten(), kDefaultMaxTensorBytes, sink, "hint"));
+  ASSERT_EQ(sink.diagnostics().size(), 1u);
+  EXPECT_EQ(sink.diagnostics()[0].message,
+            "'tensor<2147483648x2147483648xf32>' has more bytes than fit in 64 bits");
+}
+
+TEST(ResourceLimitsTest, AMeshBeyondTheDeviceLimitIsAnErrorAtItsOp) {
+  support::CollectingSink sink;
+  auto program = programOf("tensor<8xf32>", sink);
+  ASSERT_TRUE(program) << messages(sink);
+  EXPECT_TRUE(checkMeshDevices(program->asWritten(), 2, sink, "hint"));
+  EXPECT_FALSE(checkMeshDevices(program->asWritten(), 1, sink, "hint"));
+  ASSERT_EQ(sink.diagnostics().size(), 1u);
+  EXPECT_EQ(sink.diagnostics()[0].message,
+            "the mesh has 2 devices, more than the limit of 1 (hint)");
+  EXPECT_EQ(sink.diagnostics()[0].loc.line, 1u);
+}

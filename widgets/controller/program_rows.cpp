@@ -1,0 +1,41 @@
+#include "widgets/controller/program_rows.h"
+
+#include "widgets/controller/op_ids.h"
+
+#include "core/analysis/collective_cost.h"
+#include "core/autodiff/function_costs.h"
+
+#include <cstring>
+
+namespace shardscope::widgets {
+
+MeshInfo meshInfo(const ir::Mesh& mesh) {
+  MeshInfo info;
+  for (const ir::MeshAxis& axis : mesh.axes) {
+    info.axisNames.push_back(QString::fromStdString(axis.name));
+    info.axisSizes.push_back(axis.size);
+  }
+  for (int64_t id : mesh.deviceIds)
+    info.deviceIds.push_back(id);
+  return info;
+}
+
+QString gradientDescription(const ir::Module& module, const QString& function) {
+  const ir::Operation* fn = module.lookupFunction(function.toStdString());
+  if (!fn)
+    return QString();
+  // The gradient function is named after its source function: `loss_grad`, `loss_grad_naive`.
+  QString source = function;
+  for (const char* suffix : {"_grad_naive", "_grad"})
+    if (source.endsWith(QLatin1String(suffix))) {
+      source.chop(static_cast<int>(std::strlen(suffix)));
+      break;
+    }
+  const analysis::CostSummary costs = autodiff::functionCosts(module, *fn);
+  return QStringLiteral("@%1: the gradient of @%2 (%3 collective%4, %5 sent per device)")
+      .arg(function, source, QString::number(costs.collectives.size()),
+           costs.collectives.size() == 1 ? QString() : QStringLiteral("s"),
+           qs(analysis::formatBytes(costs.totalBytesSent)));
+}
+
+} // namespace shardscope::widgets
