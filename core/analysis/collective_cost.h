@@ -77,8 +77,5 @@ std::optional<CollectiveCost> collectiveCost(const ir::Module& module, const ir:
 /// order.
 CostSummary collectiveCosts(const ir::Module& module);
 
-/// The one byte-count format, `support::formatBytes`, under its former name: `widgets/` still
-/// calls it as `analysis::formatBytes`. New code calls `support::formatBytes`.
-using support::formatBytes;
 
 } // namespace shardscope::analysis

@@ -3,6 +3,7 @@
 #include "widgets/controller/op_ids.h"
 
 #include "core/autodiff/function_costs.h"
+#include "core/support/format_bytes.h"
 #include "core/session/program.h"
 
 #include <map>
@@ -50,7 +51,7 @@ void addCollectiveRows(const analysis::CostSummary& summary, StageSnapshot& out,
       row.why += QStringLiteral(" (%1)").arg(QString::fromStdString(cost.note));
     out.collectives.push_back(row);
   }
-  out.totalBytes = QString::fromStdString(analysis::formatBytes(summary.totalBytesSent));
+  out.totalBytes = QString::fromStdString(support::formatBytes(summary.totalBytesSent));
 }
 
 // The rows of the per-device stage: its collectives have lost the mesh (and so their axes) and

@@ -4,6 +4,7 @@
 
 #include "core/analysis/collective_cost.h"
 #include "core/autodiff/function_costs.h"
+#include "core/support/format_bytes.h"
 
 #include <cstring>
 
@@ -35,7 +36,7 @@ QString gradientDescription(const ir::Module& module, const QString& function) {
   return QStringLiteral("@%1: the gradient of @%2 (%3 collective%4, %5 sent per device)")
       .arg(function, source, QString::number(costs.collectives.size()),
            costs.collectives.size() == 1 ? QString() : QStringLiteral("s"),
-           qs(analysis::formatBytes(costs.totalBytesSent)));
+           qs(support::formatBytes(costs.totalBytesSent)));
 }
 
 } // namespace shardscope::widgets

@@ -1,5 +1,6 @@
 #include "widgets/models/collectives_model.h"
 
+#include "core/support/format_bytes.h"
 #include "widgets/controller/stage_diff.h"
 
 #include <QBrush>
@@ -12,16 +13,7 @@ namespace shardscope::widgets {
 CollectivesModel::CollectivesModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 QString CollectivesModel::formatBytes(qint64 bytes) {
-  if (bytes < 1024)
-    return QStringLiteral("%1 B").arg(bytes);
-  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(bytes);
-  int u = -1;
-  while (v >= 1024 && u < 3) {
-    v /= 1024;
-    ++u;
-  }
-  return QStringLiteral("%1 %2").arg(v, 0, 'f', 1).arg(QLatin1String(units[u]));
+  return QString::fromStdString(support::formatBytes(bytes));
 }
 
 void CollectivesModel::setRows(QVector<CollectiveRow> rows, const QVector<CollectiveRow>* base) {
