@@ -671,7 +671,9 @@ int Server::run() {
       m_queue.push(std::move(line));
       line = QueuedLine{};
     }
-    m_queue.push(QueuedLine{.end = true});
+    QueuedLine end;
+    end.end = true;
+    m_queue.push(std::move(end));
   });
   auto finish = [&](int code) {
     dropExecution();
