@@ -163,9 +163,9 @@ MainWindow::MainWindow(QWidget* parent)
             Q_EMIT programLoaded();
           });
   connect(m_controller, &widgets::EngineController::loadFailed, this,
-          [this](const QString&, const QString& message,
+          [this](const QString& path, const QString& message,
                  const QVector<widgets::ProblemRow>& problems) {
-            m_context->setProgram(nullptr);
+            m_context->setLoadFailed(path);
             m_inputForm->clear();
             m_problems->showLoadProblems(problems);
             // Show the problem and its line.
@@ -673,7 +673,7 @@ void MainWindow::createMenus() {
                                        [this, stage] { m_context->setStage(stage); });
     a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(s + 1)));
   }
-  QAction* diff = m_viewMenu->addAction(tr("&Diff Against Previous Stage"), this, [this] {
+  QAction* diff = m_viewMenu->addAction(tr("&Diff Against Another Stage"), this, [this] {
     // (A gradient stage compares with the other gradient stage.)
     m_context->setDiffBase(m_context->diffBase() >= 0 ? -1
                                                       : widgets::defaultDiffBase(m_context->stage()));

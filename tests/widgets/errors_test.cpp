@@ -273,7 +273,13 @@ private Q_SLOTS:
     QTRY_VERIFY(source->lineMarkers().contains(5));
     QVERIFY(source->lineMarkers().value(5).error);
     QVERIFY(source->lineMarkers().value(5).messages.join(u'\n').contains(
-        QStringLiteral("unknown axis name")));
+        QStringLiteral("unknown axis name")));    // The graph and the inspector say why they are empty.
+    const QString why = QStringLiteral("unknown_axis.mlir could not be loaded; its errors are in "
+                                       "Problems");
+    auto* graphStatus = window.findChild<QLabel*>(QStringLiteral("graphStatus"));
+    QTRY_VERIFY2(graphStatus->text().contains(why), qPrintable(graphStatus->text()));
+    auto* inspector = window.findChild<QTextBrowser*>(QStringLiteral("inspectorPanel"));
+    QVERIFY2(inspector->toPlainText().contains(why), qPrintable(inspector->toPlainText()));
   }
 
   // An op the interpreter does not know (line 3) fails the run: with the reference check the

@@ -1,5 +1,7 @@
 #include "widgets/controller/session_context.h"
 
+#include <QFileInfo>
+
 namespace shardscope::widgets {
 
 SessionContext::SessionContext(QObject* parent) : QObject(parent) {}
@@ -16,7 +18,15 @@ const CollectiveRow* SessionContext::selectedCollectiveRow() const {
   return m_program->findCollective(m_stage, m_op);
 }
 
+void SessionContext::setLoadFailed(const QString& path) {
+  m_loadFailure =
+      tr("%1 could not be loaded; its errors are in Problems.").arg(QFileInfo(path).fileName());
+  setProgram(nullptr);
+}
+
 void SessionContext::setProgram(ProgramSnapshotPtr program) {
+  if (program)
+    m_loadFailure.clear();
   m_program = std::move(program);
   m_execution.reset();
   Q_EMIT programChanged();

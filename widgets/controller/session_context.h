@@ -16,6 +16,10 @@ public:
   explicit SessionContext(QObject* parent = nullptr);
 
   ProgramSnapshotPtr program() const { return m_program; }
+  /// Why no program is shown after a failed load ("F could not be loaded; its errors are in
+  /// Problems."), empty otherwise: views that have nothing to draw say so instead of "No program
+  /// loaded.".
+  const QString& loadFailure() const { return m_loadFailure; }
   ExecutionSnapshotPtr execution() const { return m_execution; }
   StageId stage() const { return m_stage; }
   /// The stage compared with in diff mode, or -1 when diff mode is off; never the stage shown
@@ -40,6 +44,8 @@ public:
 
 public Q_SLOTS:
   void setProgram(shardscope::widgets::ProgramSnapshotPtr program);
+  /// Shows no program because loading `path` failed (see `loadFailure`).
+  void setLoadFailed(const QString& path);
   /// Takes a later snapshot of the program shown (the same `loadId`: a stage computed in the
   /// background) and emits `stagesUpdated`; when the stage shown or the diff base was among the
   /// stages computed, or the last stage arrived, also `programChanged` (so every view
@@ -68,6 +74,7 @@ Q_SIGNALS:
 
 private:
   ProgramSnapshotPtr m_program;
+  QString m_loadFailure;
   ExecutionSnapshotPtr m_execution;
   ExplanationSnapshotPtr m_explanation;
   StageId m_stage = StageId::AsWritten;

@@ -284,7 +284,8 @@ void GraphPanel::relayout() {
   if (!m_context->program()) {
     m_scene->clear();
     m_graph.reset();
-    m_status->setText(tr("No program loaded."));
+    const QString& failure = m_context->loadFailure();
+    m_status->setText(failure.isEmpty() ? tr("No program loaded.") : failure);
     return;
   }
   const StageSnapshot& stage = m_context->program()->stage(m_context->stage());

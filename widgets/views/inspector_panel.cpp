@@ -93,8 +93,11 @@ InspectorPanel::InspectorPanel(SessionContext* context, QWidget* parent)
 void InspectorPanel::refresh() {
   const ProgramSnapshotPtr program = m_context->program();
   if (!program) {
-    setHtml(tr("<p style='color:gray'>No program loaded. Open one with File \u2192 Open, or try "
-               "File \u2192 Open Example.</p>"));
+    const QString& failure = m_context->loadFailure();
+    setHtml(failure.isEmpty()
+                ? tr("<p style='color:gray'>No program loaded. Open one with File \u2192 Open, or "
+                     "try File \u2192 Open Example.</p>")
+                : QStringLiteral("<p style='color:gray'>%1</p>").arg(failure.toHtmlEscaped()));
     return;
   }
   const ExecutionSnapshotPtr run = m_context->execution();

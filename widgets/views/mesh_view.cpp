@@ -256,7 +256,9 @@ void MeshView::paintEvent(QPaintEvent*) {
   if (!program || program->mesh.axisNames.isEmpty()) {
     painter.setPen(palette().color(QPalette::PlaceholderText));
     painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                     program ? tr("The program has no mesh.") : tr("No program loaded."));
+                     program ? tr("The program has no mesh.")
+                     : m_context->loadFailure().isEmpty() ? tr("No program loaded.")
+                                                          : m_context->loadFailure());
     return;
   }
   const MeshInfo& mesh = program->mesh;
