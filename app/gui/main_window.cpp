@@ -313,12 +313,13 @@ void MainWindow::showEvent(QShowEvent* event) {
     resizeDocks({inspector, mesh, tensor}, {h * 38 / 100, h * 26 / 100, h * 36 / 100},
                 Qt::Vertical);
   }
-  // In a narrow window the side columns give up some width so that the source stays readable.
+  // The source is the widest column (in a narrow window the graph toolbar's minimum width and
+  // the mesh legend set the side columns instead).
   const bool narrow = width() < 1200;
-  resizeDocks({inspector}, {width() * (narrow ? 33 : 38) / 100}, Qt::Horizontal);
+  resizeDocks({inspector}, {width() * (narrow ? 33 : 29) / 100}, Qt::Horizontal);
   resizeDocks({values}, {h * 40 / 100}, Qt::Vertical);
   auto* graph = findChild<QDockWidget*>(QStringLiteral("graphDock"));
-  resizeDocks({graph}, {width() * (narrow ? 28 : 34) / 100}, Qt::Horizontal);
+  resizeDocks({graph}, {width() * (narrow ? 28 : 29) / 100}, Qt::Horizontal);
 }
 
 void MainWindow::createToolBar() {

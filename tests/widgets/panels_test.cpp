@@ -303,6 +303,26 @@ private Q_SLOTS:
     QCOMPARE(text->selectedLine(), dotLine);
   }
 
+  // At a common desktop size the program's source, the one text everything else points into,
+  // gets the widest column: wider than the graph dock and the inspector's column.
+  void defaultWindowGivesTheSourceTheWidestColumn() {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
+                                    "/../../resources/examples/mlp_tensor_parallel.mlir")));
+    auto* source = window.findChild<QWidget*>(QStringLiteral("sourceView"));
+    auto* graph = window.findChild<QDockWidget*>(QStringLiteral("graphDock"));
+    auto* inspector = window.findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
+    QVERIFY(graph && inspector);
+    QVERIFY2(source->width() > graph->width() && source->width() > inspector->width(),
+             qPrintable(QStringLiteral("source %1, graph %2, inspector %3")
+                            .arg(source->width())
+                            .arg(graph->width())
+                            .arg(inspector->width())));
+  }
+
   // A small screen (1024x700) keeps every panel usable: the source shows whole lines' starts
   // and the mesh has room for its cells and legend.
   void smallWindowKeepsPanelsReadable() {
