@@ -2,6 +2,7 @@
 // groups and the reason partitioning inserted it, in the rows, the inspector and the graph.
 
 #include "app/gui/main_window.h"
+#include "tests/widgets/app_test_util.h"
 
 #include "widgets/controller/engine_controller.h"
 #include "widgets/controller/session_context.h"
@@ -16,6 +17,7 @@
 
 using shardscope::gui::MainWindow;
 using namespace shardscope::widgets;
+using namespace shardscope::widgets::testing;
 
 namespace {
 
@@ -24,19 +26,6 @@ namespace {
 // devices, each reducing its 4x4 f32 block (64 bytes; a ring of 2 sends 2 * (2 - 1) / 2 of it).
 const QString kMatmul = QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/session/global_matmul.mlir");
 
-bool openAndWait(MainWindow& window, const QString& path) {
-  QSignalSpy loaded(&window, &MainWindow::programLoaded);
-  if (!window.openFile(path))
-    return false;
-  QElapsedTimer timer;
-  timer.start();
-  while (loaded.isEmpty() && timer.elapsed() < 30000)
-    QTest::qWait(20);
-  while (!loaded.isEmpty() && window.controller()->isComputingStages() && timer.elapsed() < 60000)
-    QTest::qWait(20);
-  return !loaded.isEmpty();
-}
-
 } // namespace
 
 class CollectivesTest : public QObject {
@@ -44,11 +33,7 @@ class CollectivesTest : public QObject {
 
 private Q_SLOTS:
   void initTestCase() {
-    QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("ShardScope"));
-    QCoreApplication::setApplicationName(QStringLiteral("ShardScope"));
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                       m_dir.filePath(QStringLiteral("config")));
+    QVERIFY(useSettingsIn(m_dir));
   }
 
   void init() { QSettings().clear(); }

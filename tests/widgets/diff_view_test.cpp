@@ -8,6 +8,7 @@
 // stage is never diffed with itself.
 
 #include "app/gui/main_window.h"
+#include "tests/widgets/app_test_util.h"
 
 #include "widgets/controller/engine_controller.h"
 #include "widgets/controller/session_context.h"
@@ -36,6 +37,7 @@
 
 using shardscope::gui::MainWindow;
 using namespace shardscope::widgets;
+using namespace shardscope::widgets::testing;
 
 namespace {
 
@@ -47,37 +49,6 @@ const QString kX = QStringLiteral("arg:main#0");
 const QString kW1 = QStringLiteral("arg:main#1");
 const QString kW2 = QStringLiteral("arg:main#2");
 const QString kDataModel = QStringLiteral("#sdy.sharding<@mesh, [{\"data\"}, {\"model\"}]>");
-
-bool openAndWait(MainWindow& window, const QString& path) {
-  QSignalSpy loaded(&window, &MainWindow::programLoaded);
-  if (!window.openFile(path))
-    return false;
-  QElapsedTimer timer;
-  timer.start();
-  while (loaded.isEmpty() && timer.elapsed() < 30000)
-    QTest::qWait(20);
-  while (!loaded.isEmpty() && window.controller()->isComputingStages() && timer.elapsed() < 60000)
-    QTest::qWait(20);
-  return !loaded.isEmpty();
-}
-
-bool waitForGraph(GraphPanel* graph, StageId stage) {
-  QElapsedTimer timer;
-  timer.start();
-  while ((!graph->graph() || graph->graph()->stage != stage || graph->scene()->items().isEmpty()) &&
-         timer.elapsed() < 30000)
-    QTest::qWait(20);
-  return graph->graph() && graph->graph()->stage == stage && graph->graph()->status.isEmpty();
-}
-
-QGraphicsRectItem* nodeOf(GraphPanel* graph, const QString& opId) {
-  for (QGraphicsItem* item : graph->scene()->items())
-    if (auto* rect = dynamic_cast<QGraphicsRectItem*>(item);
-        rect && rect->data(GraphPanel::OpData).toString() == opId &&
-        !rect->data(GraphPanel::IdData).toString().isEmpty())
-      return rect;
-  return nullptr;
-}
 
 // The value ids of the edges drawn as changed, and how many edges are not.
 QSet<QString> changedEdges(GraphPanel* graph, int* unchanged) {
@@ -96,16 +67,6 @@ QSet<QString> changedEdges(GraphPanel* graph, int* unchanged) {
   return ids;
 }
 
-void saveScreenshot(MainWindow& window, const QString& name) {
-  const QString shots = qEnvironmentVariable("SHARDSCOPE_TEST_SCREENSHOT_DIR");
-  if (shots.isEmpty())
-    return;
-  window.resize(1440, 900);
-  window.findChild<QDockWidget*>(QStringLiteral("graphDock"))->raise();
-  QTest::qWait(100);
-  window.grab().save(QDir(shots).filePath(name + QStringLiteral(".png")));
-}
-
 } // namespace
 
 class DiffViewTest : public QObject {
@@ -113,11 +74,7 @@ class DiffViewTest : public QObject {
 
 private Q_SLOTS:
   void initTestCase() {
-    QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("ShardScope"));
-    QCoreApplication::setApplicationName(QStringLiteral("ShardScope"));
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                       m_dir.filePath(QStringLiteral("config")));
+    QVERIFY(useSettingsIn(m_dir));
   }
 
   void init() { QSettings().clear(); }
@@ -144,7 +101,7 @@ private Q_SLOTS:
     int unchanged = 0;
     QCOMPARE(changedEdges(graph, &unchanged), (QSet<QString>{kH, kA, kY, kW2}));
     QCOMPARE(unchanged, 2); // %x and %w1 into the first dot
-    saveScreenshot(window, QStringLiteral("diff_graph_propagated"));
+    saveScreenshot(window, QStringLiteral("graphDock"), QStringLiteral("diff_graph_propagated"));
 
     // The values table: a was -> now column, filled for the changed values only.
     auto* values = window.findChild<ValuesPanel*>();
@@ -178,7 +135,7 @@ private Q_SLOTS:
              qPrintable(inspector->toPlainText()));
     // The change is the table's second column, after the value's name.
     QCOMPARE(values->horizontalHeader()->visualIndex(ValueTableModel::Change), 1);
-    saveScreenshot(window, QStringLiteral("diff_inspector"));
+    saveScreenshot(window, QStringLiteral("graphDock"), QStringLiteral("diff_inspector"));
     window.context()->selectValue(kX);
     QVERIFY2(inspector->toPlainText().contains(QStringLiteral("sharding unchanged")),
              qPrintable(inspector->toPlainText()));
@@ -220,7 +177,7 @@ private Q_SLOTS:
     auto* collectives = window.findChild<CollectivesPanel*>();
     QCOMPARE(collectives->model()->rowCount(), 1);
     QVERIFY(collectives->model()->isAdded(0));
-    saveScreenshot(window, QStringLiteral("diff_graph_partitioned"));
+    saveScreenshot(window, QStringLiteral("graphDock"), QStringLiteral("diff_graph_partitioned"));
 
     // The per-device all-reduce is the partitioned one: nothing is added against that stage.
     window.context()->setStage(StageId::PerDevice);

@@ -3,6 +3,7 @@
 // where it stopped; under explicit mesh axes, edges and values carry the types JAX gives them.
 
 #include "app/gui/main_window.h"
+#include "tests/widgets/app_test_util.h"
 
 #include "widgets/controller/engine_controller.h"
 #include "widgets/controller/session_context.h"
@@ -30,6 +31,7 @@
 
 using shardscope::gui::MainWindow;
 using namespace shardscope::widgets;
+using namespace shardscope::widgets::testing;
 
 namespace {
 
@@ -47,74 +49,6 @@ const QString kIllegalMessage = QStringLiteral(
 const QString kIllegalAdd = QStringLiteral("33:5:stablehlo.add");
 const QString kTanh = QStringLiteral("32:5:stablehlo.tanh");
 
-bool openAndWait(MainWindow& window, const QString& path) {
-  QSignalSpy loaded(&window, &MainWindow::programLoaded);
-  if (!window.openFile(path))
-    return false;
-  QElapsedTimer timer;
-  timer.start();
-  while (loaded.isEmpty() && timer.elapsed() < 30000)
-    QTest::qWait(20);
-  while (!loaded.isEmpty() && window.controller()->isComputingStages() && timer.elapsed() < 60000)
-    QTest::qWait(20);
-  return !loaded.isEmpty();
-}
-
-// Waits for the graph of `stage` to be laid out and drawn.
-bool waitForGraph(GraphPanel* graph, StageId stage) {
-  QElapsedTimer timer;
-  timer.start();
-  while ((!graph->graph() || graph->graph()->stage != stage || graph->scene()->items().isEmpty()) &&
-         timer.elapsed() < 30000)
-    QTest::qWait(20);
-  return graph->graph() && graph->graph()->stage == stage && graph->graph()->status.isEmpty();
-}
-
-QGraphicsRectItem* nodeOf(GraphPanel* graph, const QString& opId) {
-  for (QGraphicsItem* item : graph->scene()->items())
-    if (auto* rect = dynamic_cast<QGraphicsRectItem*>(item);
-        rect && rect->data(GraphPanel::OpData).toString() == opId)
-      return rect;
-  return nullptr;
-}
-
-bool clickAndWait(MainWindow& window, const QString& button) {
-  auto* b = window.findChild<QPushButton*>(button);
-  QElapsedTimer timer;
-  timer.start();
-  while (b && (!b->isEnabled() || window.controller()->isBusy()) && timer.elapsed() < 30000)
-    QTest::qWait(10);
-  if (!b || !b->isEnabled())
-    return false;
-  QSignalSpy changed(window.context(), &SessionContext::executionChanged);
-  b->click();
-  while ((changed.isEmpty() || window.controller()->isBusy()) && timer.elapsed() < 30000)
-    QTest::qWait(10);
-  return !changed.isEmpty();
-}
-
-// For looking at the views: SHARDSCOPE_TEST_SCREENSHOT_DIR=DIR saves the window there as
-// NAME.png with the dock `dock` raised.
-void saveScreenshot(MainWindow& window, const QString& dock, const QString& name) {
-  const QString shots = qEnvironmentVariable("SHARDSCOPE_TEST_SCREENSHOT_DIR");
-  if (shots.isEmpty())
-    return;
-  window.resize(1440, 900);
-  auto* d = window.findChild<QDockWidget*>(dock);
-  if (d)
-    d->raise();
-  QTest::qWait(50);
-  window.grab().save(QDir(shots).filePath(name + QStringLiteral(".png")));
-  if (!d)
-    return;
-  // The dock on its own, roomier than the window gives it.
-  d->setFloating(true);
-  d->resize(1100, 650);
-  QTest::qWait(50);
-  d->grab().save(QDir(shots).filePath(name + QStringLiteral("_dock.png")));
-  d->setFloating(false);
-}
-
 } // namespace
 
 class ErrorsTest : public QObject {
@@ -122,11 +56,7 @@ class ErrorsTest : public QObject {
 
 private Q_SLOTS:
   void initTestCase() {
-    QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("ShardScope"));
-    QCoreApplication::setApplicationName(QStringLiteral("ShardScope"));
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                       m_dir.filePath(QStringLiteral("config")));
+    QVERIFY(useSettingsIn(m_dir));
   }
 
   void init() { QSettings().clear(); }

@@ -3,6 +3,7 @@
 // Reference column, and reference counts that say what was compared.
 
 #include "app/gui/main_window.h"
+#include "tests/widgets/app_test_util.h"
 
 #include "widgets/controller/engine_controller.h"
 #include "widgets/controller/session_context.h"
@@ -28,39 +29,12 @@
 
 using shardscope::gui::MainWindow;
 using namespace shardscope::widgets;
+using namespace shardscope::widgets::testing;
 
 namespace {
 
 const QString kExamples = QStringLiteral(SHARDSCOPE_TEST_DATA_DIR "/../../resources/examples");
 const QString kWidgetData = QStringLiteral(SHARDSCOPE_WIDGET_TEST_DATA_DIR);
-
-bool openAndWait(MainWindow& window, const QString& path) {
-  QSignalSpy loaded(&window, &MainWindow::programLoaded);
-  if (!window.openFile(path))
-    return false;
-  QElapsedTimer timer;
-  timer.start();
-  while (loaded.isEmpty() && timer.elapsed() < 30000)
-    QTest::qWait(20);
-  while (!loaded.isEmpty() && window.controller()->isComputingStages() && timer.elapsed() < 60000)
-    QTest::qWait(20);
-  return !loaded.isEmpty();
-}
-
-bool clickAndWait(MainWindow& window, const QString& button) {
-  auto* b = window.findChild<QPushButton*>(button);
-  QElapsedTimer timer;
-  timer.start();
-  while (b && (!b->isEnabled() || window.controller()->isBusy()) && timer.elapsed() < 30000)
-    QTest::qWait(10);
-  if (!b || !b->isEnabled())
-    return false;
-  QSignalSpy changed(window.context(), &SessionContext::executionChanged);
-  b->click();
-  while ((changed.isEmpty() || window.controller()->isBusy()) && timer.elapsed() < 30000)
-    QTest::qWait(10);
-  return !changed.isEmpty();
-}
 
 // A 4x20 tensor whose element k is k / 2 - 10: from -10 (k = 0) to 29.5 (k = 79).
 TensorData ramp() {
@@ -72,28 +46,6 @@ TensorData ramp() {
   return data;
 }
 
-// For looking at the views: SHARDSCOPE_TEST_SCREENSHOT_DIR=DIR saves the window there as
-// NAME.png with the dock `dock` raised.
-void saveScreenshot(MainWindow& window, const QString& dock, const QString& name) {
-  const QString shots = qEnvironmentVariable("SHARDSCOPE_TEST_SCREENSHOT_DIR");
-  if (shots.isEmpty())
-    return;
-  window.resize(1440, 900);
-  auto* d = window.findChild<QDockWidget*>(dock);
-  if (d)
-    d->raise();
-  QTest::qWait(50);
-  window.grab().save(QDir(shots).filePath(name + QStringLiteral(".png")));
-  if (!d)
-    return;
-  // The dock on its own, roomier than the window gives it.
-  d->setFloating(true);
-  d->resize(1100, 650);
-  QTest::qWait(50);
-  d->grab().save(QDir(shots).filePath(name + QStringLiteral("_dock.png")));
-  d->setFloating(false);
-}
-
 } // namespace
 
 class ExecutionViewsTest : public QObject {
@@ -101,11 +53,7 @@ class ExecutionViewsTest : public QObject {
 
 private Q_SLOTS:
   void initTestCase() {
-    QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("ShardScope"));
-    QCoreApplication::setApplicationName(QStringLiteral("ShardScope"));
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                       m_dir.filePath(QStringLiteral("config")));
+    QVERIFY(useSettingsIn(m_dir));
   }
 
   void init() { QSettings().clear(); }

@@ -2,6 +2,7 @@
 // updates the execution panel, selection in one panel follows in the others, sessions round-trip.
 
 #include "app/gui/main_window.h"
+#include "tests/widgets/app_test_util.h"
 
 #include "widgets/controller/engine_controller.h"
 #include "widgets/controller/session_context.h"
@@ -43,6 +44,7 @@
 
 using shardscope::gui::MainWindow;
 using namespace shardscope::widgets;
+using namespace shardscope::widgets::testing;
 
 namespace {
 
@@ -63,39 +65,6 @@ QStringList bundledPrograms() {
   return out;
 }
 
-// Opens `path` and waits until it is analysed (or failed to be); true when analysed.
-bool openAndWait(MainWindow& window, const QString& path) {
-  QSignalSpy loaded(&window, &MainWindow::programLoaded);
-  QSignalSpy failed(&window, &MainWindow::programFailed);
-  if (!window.openFile(path))
-    return false;
-  QElapsedTimer timer;
-  timer.start();
-  while (loaded.isEmpty() && failed.isEmpty() && timer.elapsed() < 30000)
-    QTest::qWait(20);
-  // The stages after the as-written one are computed in the background: wait for them too.
-  while (!loaded.isEmpty() && window.controller()->isComputingStages() && timer.elapsed() < 60000)
-    QTest::qWait(20);
-  return !loaded.isEmpty();
-}
-
-// Clicks `button` and waits for the execution snapshot it produces.
-bool clickAndWait(MainWindow& window, const QString& button) {
-  auto* b = window.findChild<QPushButton*>(button);
-  // Buttons are disabled while the engine works on the previous command; let it finish first.
-  QElapsedTimer timer;
-  timer.start();
-  while (b && (!b->isEnabled() || window.controller()->isBusy()) && timer.elapsed() < 30000)
-    QTest::qWait(10);
-  if (!b || !b->isEnabled())
-    return false;
-  QSignalSpy changed(window.context(), &SessionContext::executionChanged);
-  b->click();
-  while ((changed.isEmpty() || window.controller()->isBusy()) && timer.elapsed() < 30000)
-    QTest::qWait(10);
-  return !changed.isEmpty();
-}
-
 } // namespace
 
 class PanelsTest : public QObject {
@@ -103,11 +72,7 @@ class PanelsTest : public QObject {
 
 private Q_SLOTS:
   void initTestCase() {
-    QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("ShardScope"));
-    QCoreApplication::setApplicationName(QStringLiteral("ShardScope"));
-    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope,
-                       m_dir.filePath(QStringLiteral("config")));
+    QVERIFY(useSettingsIn(m_dir));
   }
 
   void init() { QSettings().clear(); }
