@@ -386,24 +386,24 @@ TEST_P(ConvolutionMatchesNaiveTest, OnPseudoRandomData) {
   EXPECT_TRUE(cmp.equal) << cmp.message;
 }
 
+// "Plain_f32": the case's name and the element type, for gtest's test names.
+std::string caseName(const ::testing::TestParamInfo<std::tuple<ConvCase, ElementType>>& info) {
+  return std::string(std::get<0>(info.param).name) + "_" +
+         std::string(ir::elementTypeName(std::get<1>(info.param)));
+}
+
 INSTANTIATE_TEST_SUITE_P(Cases, ConvolutionMatchesNaiveTest,
                          ::testing::Combine(::testing::ValuesIn(kCases),
                                             ::testing::Values(ElementType::F32, ElementType::F64,
                                                               ElementType::F16, ElementType::BF16,
                                                               ElementType::I32, ElementType::UI8)),
-                         [](const auto& info) {
-                           return std::string(std::get<0>(info.param).name) + "_" +
-                                  std::string(ir::elementTypeName(std::get<1>(info.param)));
-                         });
+                         caseName);
 
 INSTANTIATE_TEST_SUITE_P(Large, ConvolutionMatchesNaiveTest,
                          ::testing::Combine(::testing::ValuesIn(kLargeCases),
                                             ::testing::Values(ElementType::F32, ElementType::F64,
                                                               ElementType::BF16, ElementType::I32)),
-                         [](const auto& info) {
-                           return std::string(std::get<0>(info.param).name) + "_" +
-                                  std::string(ir::elementTypeName(std::get<1>(info.param)));
-                         });
+                         caseName);
 
 TEST(ConvolutionTest, GroupCountThatDoesNotDivideIsReported) {
   ConvCase c = kCases[0];
