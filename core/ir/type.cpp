@@ -66,7 +66,8 @@ constexpr std::array kElements = {
 
 const ElementInfo& info(ElementType type) { return kElements[static_cast<size_t>(type)]; }
 
-// Types are interned process-wide by their printed form: types are few and small, and interning
+// Types are interned process-wide by their printed form (an opaque type by its text): types
+// are few and small, and interning
 // makes equality a pointer comparison and keeps a 100k-op module's memory flat.
 class TypeInterner {
 public:
@@ -82,7 +83,8 @@ public:
     if (it != m_types.end())
       return it->second.get();
     auto owned = std::make_unique<TypeStorage>(std::move(storage));
-    owned->printed = key.substr(0, printedSize);
+    if (owned->printed.empty())
+      owned->printed = key.substr(0, printedSize);
     return m_types.emplace(std::move(key), std::move(owned)).first->second.get();
   }
 
@@ -247,9 +249,10 @@ Type Type::function(std::span<const Type> inputs, std::span<const Type> results)
   return Type(interner().intern(std::move(s)));
 }
 
-Type Type::opaque(std::string_view text) {
+Type Type::opaque(std::string_view text, std::string_view printed) {
   TypeStorage s{Kind::Opaque};
   s.text = std::string(text);
+  s.printed = std::string(printed);
   return Type(interner().intern(std::move(s)));
 }
 

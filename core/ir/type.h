@@ -71,8 +71,10 @@ public:
   static Type tuple(std::span<const Type> elements);
   /// Returns `(inputs) -> results`.
   static Type function(std::span<const Type> inputs, std::span<const Type> results);
-  /// Returns a type printed as `text` that the IR does not interpret.
-  static Type opaque(std::string_view text);
+  /// Returns a type printed as `text` that the IR does not interpret. With `printed`, the type
+  /// is one per `text` but printed as `printed` (a dialect type whose printed form is not exact,
+  /// such as a quantized type's rounded scales).
+  static Type opaque(std::string_view text, std::string_view printed = {});
 
   explicit operator bool() const { return m_impl != nullptr; }
   bool operator==(const Type& other) const = default;

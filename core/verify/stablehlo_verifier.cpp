@@ -70,7 +70,7 @@ struct Walker {
 
   bool visit(const ir::Operation& op) {
     OpContext ctx{module, op, sink};
-    if (!checkElementCounts(ctx))
+    if (!checkElementCounts(ctx) || !detail::checkQuantTypeClasses(ctx))
       return false;
     const detail::OpRules* opRules = nullptr;
     if (auto it = rules().find(op.name()); it != rules().end())

@@ -40,6 +40,7 @@ const std::vector<KeyedFormat>& keyedFormats() {
   using enum ParamKind;
   static const std::vector<KeyedFormat> formats = {
       {"stablehlo.broadcast_in_dim", 1, {{"dims", "broadcast_dimensions", List}}},
+      {"stablehlo.dynamic_broadcast_in_dim", 2, {{"dims", "broadcast_dimensions", List}}},
       {"stablehlo.broadcast", 1, {{"sizes", "broadcast_sizes", List}}},
       {"stablehlo.transpose", 1, {{"dims", "permutation", List}}},
       {"stablehlo.reverse", 1, {{"dims", "dimensions", List}}, TypeStyle::Same},

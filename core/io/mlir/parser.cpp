@@ -1,6 +1,7 @@
 #include "core/io/mlir/detail/parser.h"
 
 #include "core/io/mlir/detail/op_format.h"
+#include "core/ir/quant_type.h"
 #include "core/support/checked_math.h"
 #include "core/support/parse_number.h"
 
@@ -280,6 +281,18 @@ bool Parser::resolveOperands(const std::vector<UnresolvedOperand>& operands,
 // ---------------------------------------------------------------------------------------------
 // Types
 
+bool Parser::opaqueTensorType(const Token& start, std::string_view raw, Type& type) {
+  std::string text = "tensor" + std::string(raw);
+  if (std::optional<ir::QuantType> quant = ir::parseQuantTensorText(text)) {
+    // One type however it is spelled (`i8<-128:127>` is `i8`), checked as MLIR's quant dialect
+    // checks it when it builds the type.
+    if (std::optional<std::string> problem = ir::quantInvariantError(*quant))
+      return emitError(locOf(start), *problem);
+    return type = quant->type(), true;
+  }
+  return type = Type::opaque(text), true;
+}
+
 bool Parser::parseTensorType(Type& type) {
   // `tensor<` was consumed as a keyword; the body `4x?x8xf32>` is scanned by hand because
   // `4x8xf32` is not a sequence of MLIR tokens.
@@ -297,7 +310,7 @@ bool Parser::parseTensorType(Type& type) {
     if (c != ' ' && c != '\n' && c != '\t' && c != '\r')
       cleaned += c;
   if (cleaned.starts_with("*x"))
-    return type = Type::opaque("tensor" + std::string(raw)), true;
+    return opaqueTensorType(start, raw, type);
   std::vector<int64_t> shape;
   size_t pos = 0;
   while (true) {
@@ -355,7 +368,7 @@ bool Parser::parseTensorType(Type& type) {
     std::string_view elementName = elementText.substr(0, comma);
     if (!elementName.starts_with('!') && !ir::parseElementTypeName(elementName))
       return emitError(locOf(start), invalidElement(elementName));
-    return type = Type::opaque("tensor" + std::string(raw)), true;
+    return opaqueTensorType(start, raw, type);
   }
   auto element = ir::parseElementTypeName(elementText);
   if (!element)

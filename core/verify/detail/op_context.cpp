@@ -1,6 +1,7 @@
 #include "core/verify/detail/op_context.h"
 
 #include "core/ir/attribute.h"
+#include "core/ir/quant_type.h"
 #include "core/ir/stablehlo_attrs.h"
 
 #include <unordered_set>
@@ -54,6 +55,14 @@ bool compatibleShapes(std::span<const int64_t> a, std::span<const int64_t> b) {
 bool compatibleTypes(ir::Type a, ir::Type b) {
   if (!a || !b || a == b)
     return true;
+  // StableHLO's `isCompatibleElementTypeForHloTypeInference`: quantized types agree on their
+  // storage and expressed types (their parameters are the ops' own constraints).
+  std::optional<ir::QuantType> qa = ir::quantTypeOf(a), qb = ir::quantTypeOf(b);
+  if (qa && qb)
+    return qa->storage == qb->storage && qa->expressed == qb->expressed &&
+           compatibleShapes(qa->shape, qb->shape);
+  if ((qa && isTensor(b)) || (qb && isTensor(a)))
+    return false;
   using Kind = ir::Type::Kind;
   if (a.kind() == Kind::Opaque || b.kind() == Kind::Opaque)
     return true;

@@ -3,7 +3,9 @@
 // StableHLO's quantization constraints (TypeInference.cpp: `verifyBinaryOpQuantizationConstraints`,
 // `verifyConvolutionDotGeneralCommonQuantizationConstraints`,
 // `verifyConvolutionOpQuantizationConstraints`, `verifyDotGeneralOpQuantizationConstraints`,
-// `verifyBroadcastInDimOpQuantConstraints`, `verifyUniformQuantizeOp`, `inferUniformDequantizeOp`).
+// `verifyBroadcastInDimOpQuantConstraints`, `verifyTransposeOp`,
+// `verifyReshapeOpQuantizationConstraints`, `verifyUniformQuantizeOp`, `inferUniformDequantizeOp`;
+// Base.td's quantized type classes).
 // Each check returns true without reporting when a quantized type is one ShardScope cannot read
 // (`ir::quantTypeOf` gives nothing): the rule is skipped rather than guessed.
 
@@ -18,8 +20,18 @@ namespace shardscope::verify::detail {
 bool isQuantized(ir::Type type);
 /// The shape of a ranked tensor, or of a readable quantized tensor; nothing otherwise.
 std::optional<std::vector<int64_t>> shapeOf(ir::Type type);
+/// The element type of a ranked tensor, the storage type of a readable quantized tensor;
+/// nothing otherwise.
+std::optional<ir::ElementType> elementOrStorageOf(ir::Type type);
 /// True when any of `types` is quantized (StableHLO's `anyQuantized<quant::QuantizedType>`).
 bool anyQuantized(std::span<const ir::Type> types);
+
+/// StableHLO's ODS type classes on quantized operands and results: a per-axis quantized tensor
+/// only where the op admits one (`HLO_TensorOrPerAxisQuantizedTensor` and its relatives; every
+/// other operand is an `HLO_Tensor`), and every quantized tensor a valid StableHLO one
+/// (`isValidStablehloQuantizedElementType`, `isValidQuantizedDimension`): "operand #0 must be
+/// ranked tensor of ..., but got '...'".
+bool checkQuantTypeClasses(const OpContext& ctx);
 
 /// `add_c2`...`add_c7`: both operands and the result quantized alike, with one storage and one
 /// expressed type, and per-axis parameters only on the same dimension as the result's.
@@ -40,6 +52,14 @@ bool checkSamePerTensorQuantization(const OpContext& ctx, ir::Type a, ir::Type b
 /// operand's parameters.
 bool checkBroadcastQuantization(const OpContext& ctx, ir::Type operand, ir::Type result,
                                 std::span<const int64_t> dims);
+
+/// `transpose_c1` and `transpose_c4`: the same parameters, and a per-axis result's quantized
+/// dimension is where the permutation takes the operand's.
+bool checkTransposeQuantization(const OpContext& ctx, ir::Type operand, ir::Type result,
+                                std::span<const int64_t> permutation);
+/// `reshape_c1`, `reshape_c3` (and `dynamic_reshape`'s): the same parameters, the quantized
+/// dimension keeps its size and the product of the dimensions before it.
+bool checkReshapeQuantization(const OpContext& ctx, ir::Type operand, ir::Type result);
 
 /// Adds `uniform_quantize` and `uniform_dequantize`.
 void addQuantRules(RuleTable& table);

@@ -184,17 +184,23 @@ bool reducePrecisionEntry(const OpContext& ctx) {
   return sameTypeEntry(ctx);
 }
 
+// A quantized operand or result counts as its storage type (`getBitWidth` of the element).
 bool verifyBitcastConvert(const OpContext& ctx) {
-  if (!allTensors(ctx.op))
+  if (ctx.op.numOperands() != 1 || ctx.op.numResults() != 1)
     return true;
   ir::Type operand = ctx.operandType(0), target = ctx.resultType(0);
-  ir::ElementType from = operand.elementType(), to = target.elementType();
+  std::optional<ir::ElementType> fromElement = elementOrStorageOf(operand),
+                                 toElement = elementOrStorageOf(target);
+  std::optional<std::vector<int64_t>> fromShape = shapeOf(operand), toShape = shapeOf(target);
+  if (!fromElement || !toElement || !fromShape || !toShape)
+    return true;
+  ir::ElementType from = *fromElement, to = *toElement;
   std::string types = operand.str() + "' and '" + target.str();
   if (ir::isComplexElement(from) != ir::isComplexElement(to))
     return ctx.error("cannot convert between real and complex types, but got: '" + types + "'");
   int64_t fromBits = ir::elementBitWidth(from), toBits = ir::elementBitWidth(to);
-  std::span<const int64_t> smaller = fromBits < toBits ? operand.shape() : target.shape();
-  std::span<const int64_t> bigger = fromBits < toBits ? target.shape() : operand.shape();
+  std::span<const int64_t> smaller = fromBits < toBits ? *fromShape : *toShape;
+  std::span<const int64_t> bigger = fromBits < toBits ? *toShape : *fromShape;
   std::span<const int64_t> prefix = smaller;
   if (fromBits != toBits) {
     int64_t small = std::min(fromBits, toBits), big = std::max(fromBits, toBits);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 
 namespace shardscope::verify::detail {
 
@@ -93,7 +94,115 @@ bool uniformDequantizeInfer(const OpContext& ctx) {
   return checkInferredTypes(ctx, {operand->expressedType()});
 }
 
+// Where an op's ODS admits per-axis quantized tensors: every operand (or result), none, or the
+// one at `index` (the kernel of a convolution, the rhs of a dot).
+struct Slots {
+  enum Kind : uint8_t { None, All, One } kind = None;
+  unsigned index = 0;
+  bool admits(unsigned i) const { return kind == All || (kind == One && i == index); }
+};
+constexpr Slots kNone{Slots::None}, kAll{Slots::All};
+constexpr Slots only(unsigned index) { return Slots{Slots::One, index}; }
+
+struct PerAxisSlots {
+  Slots operands, results;
+};
+
+// StableHLO's ops whose ODS names a per-axis quantized class (StablehloOps.td); the ops not
+// listed take and give `HLO_Tensor`s (`custom_call`, which takes any tensor, is not judged).
+const std::unordered_map<std::string_view, PerAxisSlots>& perAxisSlots() {
+  static const std::unordered_map<std::string_view, PerAxisSlots> table = {
+      {"stablehlo.add", {kAll, kAll}},
+      {"stablehlo.constant", {kNone, kAll}},
+      {"stablehlo.infeed", {kNone, kAll}},
+      {"stablehlo.recv", {kNone, kAll}},
+      {"stablehlo.outfeed", {kAll, kNone}},
+      {"stablehlo.send", {kAll, kNone}},
+      {"stablehlo.if", {kNone, kAll}},
+      {"stablehlo.case", {kNone, kAll}},
+      {"stablehlo.while", {kAll, kAll}},
+      {"stablehlo.tuple", {kAll, kAll}},
+      {"stablehlo.get_tuple_element", {kAll, kAll}},
+      {"stablehlo.composite", {kAll, kAll}},
+      {"stablehlo.return", {kAll, kNone}},
+      {"stablehlo.bitcast_convert", {kAll, kAll}},
+      {"stablehlo.broadcast", {kNone, kAll}},
+      {"stablehlo.broadcast_in_dim", {kAll, kAll}},
+      {"stablehlo.dynamic_broadcast_in_dim", {only(0), kAll}},
+      {"stablehlo.convolution", {only(1), kAll}},
+      {"stablehlo.dot", {only(1), kAll}},
+      {"stablehlo.dot_general", {only(1), kAll}},
+      {"stablehlo.get_dimension_size", {kAll, kNone}},
+      {"stablehlo.reshape", {kAll, kAll}},
+      {"stablehlo.dynamic_reshape", {only(0), kAll}},
+      {"stablehlo.transpose", {kAll, kAll}},
+      {"stablehlo.uniform_quantize", {kAll, kAll}},
+      {"stablehlo.uniform_dequantize", {kAll, kAll}},
+  };
+  return table;
+}
+
+// The ops whose operands ODS declares as one variadic group (its message then says "variadic
+// of").
+bool hasVariadicOperands(std::string_view op) {
+  static constexpr std::string_view kVariadic[] = {
+      "stablehlo.all_gather", "stablehlo.all_reduce",          "stablehlo.all_to_all",
+      "stablehlo.reduce",     "stablehlo.reduce_window",       "stablehlo.sort",
+      "stablehlo.map",        "stablehlo.concatenate",         "stablehlo.scatter",
+      "stablehlo.optimization_barrier"};
+  return std::ranges::find(kVariadic, op) != std::end(kVariadic);
+}
+
+bool hasVariadicResults(std::string_view op) {
+  return op == "stablehlo.all_gather" || op == "stablehlo.all_reduce" ||
+         op == "stablehlo.all_to_all" || op == "stablehlo.reduce" ||
+         op == "stablehlo.reduce_window" || op == "stablehlo.sort" || op == "stablehlo.scatter" ||
+         op == "stablehlo.optimization_barrier";
+}
+
+// True when `type` is not quantized or is a quantized tensor the slot admits.
+bool admitted(ir::Type type, bool perAxisAdmitted) {
+  if (!isQuantized(type))
+    return true;
+  if (type.opaqueText().starts_with("tensor<*"))
+    return false; // every class is of ranked tensors
+  std::optional<ir::QuantType> q = ir::parseQuantTensorText(type.opaqueText());
+  if (!q)
+    return true; // a form not read here (dynamic shape, encoding): not judged
+  return ir::isValidStablehloQuantType(*q) && (!q->perAxis() || perAxisAdmitted);
+}
+
+std::string typeClass(bool perAxisAdmitted) {
+  return perAxisAdmitted ? "ranked tensor of float, pred, integer, complex, per-tensor or "
+                           "per-axis integer quantized values"
+                         : "ranked tensor of float, pred, integer, complex or per-tensor integer "
+                           "quantized values";
+}
+
 } // namespace
+
+bool checkQuantTypeClasses(const OpContext& ctx) {
+  std::string_view name = ctx.op.name();
+  if (!name.starts_with("stablehlo.") || name == "stablehlo.custom_call")
+    return true;
+  PerAxisSlots slots{kNone, kNone};
+  if (auto it = perAxisSlots().find(name); it != perAxisSlots().end())
+    slots = it->second;
+  auto check = [&](const char* kind, unsigned i, ir::Type type, Slots admits, bool variadic) {
+    if (admitted(type, admits.admits(i)))
+      return true;
+    return ctx.opError(std::string(kind) + " #" + std::to_string(i) + " must be " +
+                       (variadic ? "variadic of " : "") + typeClass(admits.admits(i)) +
+                       ", but got " + quoted(type));
+  };
+  for (unsigned i = 0; i < ctx.op.numOperands(); ++i)
+    if (!check("operand", i, ctx.operandType(i), slots.operands, hasVariadicOperands(name)))
+      return false;
+  for (unsigned i = 0; i < ctx.op.numResults(); ++i)
+    if (!check("result", i, ctx.resultType(i), slots.results, hasVariadicResults(name)))
+      return false;
+  return true;
+}
 
 bool isQuantized(ir::Type type) {
   return type && type.kind() == ir::Type::Kind::Opaque &&
@@ -106,6 +215,14 @@ std::optional<std::vector<int64_t>> shapeOf(ir::Type type) {
     return std::vector<int64_t>(type.shape().begin(), type.shape().end());
   if (std::optional<ir::QuantType> q = ir::quantTypeOf(type))
     return q->shape;
+  return std::nullopt;
+}
+
+std::optional<ir::ElementType> elementOrStorageOf(ir::Type type) {
+  if (isTensor(type))
+    return type.elementType();
+  if (std::optional<ir::QuantType> q = ir::quantTypeOf(type))
+    return q->storage;
   return std::nullopt;
 }
 
@@ -183,6 +300,72 @@ bool checkSamePerTensorQuantization(const OpContext& ctx, ir::Type a, ir::Type b
     return true;
   return ctx.error("expect same quantization scale and zero_point but got " + quoted(a) + " vs " +
                    quoted(b));
+}
+
+// StableHLO's `isSameQuantPerAxisScaleZeroPoint` compares the parameters pairwise up to the
+// shorter list (a size difference is left to the dimension-size rules).
+bool sameLeadingParameters(const ir::QuantType& a, const ir::QuantType& b) {
+  size_t n = std::min(a.scales.size(), b.scales.size());
+  return std::equal(a.scales.begin(), a.scales.begin() + static_cast<std::ptrdiff_t>(n),
+                    b.scales.begin()) &&
+         std::equal(a.zeroPoints.begin(), a.zeroPoints.begin() + static_cast<std::ptrdiff_t>(n),
+                    b.zeroPoints.begin());
+}
+
+// `verifyQPerAxisScaleAndZeroPointConstraints`: two per-axis quantized types have the same
+// parameters.
+bool checkSamePerAxisQuantization(const OpContext& ctx, ir::Type a, ir::Type b) {
+  std::optional<ir::QuantType> qa = ir::quantTypeOf(a), qb = ir::quantTypeOf(b);
+  if (!qa || !qb || !qa->perAxis() || !qb->perAxis() ||
+      sameLeadingParameters(*qa, *qb))
+    return true;
+  return ctx.error("expect same quantization scales and zero_points but got " + quoted(a) +
+                   " vs " + quoted(b));
+}
+
+bool checkTransposeQuantization(const OpContext& ctx, ir::Type operandType, ir::Type resultType,
+                                std::span<const int64_t> permutation) {
+  if (!checkSamePerTensorQuantization(ctx, operandType, resultType) ||
+      !checkSamePerAxisQuantization(ctx, operandType, resultType))
+    return false;
+  std::optional<ir::QuantType> operand = ir::quantTypeOf(operandType);
+  std::optional<ir::QuantType> result = ir::quantTypeOf(resultType);
+  if (!operand || !result || !operand->perAxis() || !result->perAxis() ||
+      result->axis >= static_cast<int64_t>(permutation.size()))
+    return true;
+  int64_t mapped = permutation[static_cast<size_t>(result->axis)];
+  if (operand->axis != mapped)
+    return ctx.error("operand quantization_dimension " + std::to_string(operand->axis) +
+                     " is not same as permutation[" + std::to_string(result->axis) +
+                     "] = " + std::to_string(mapped));
+  return true;
+}
+
+bool checkReshapeQuantization(const OpContext& ctx, ir::Type operandType, ir::Type resultType) {
+  if (!checkSamePerTensorQuantization(ctx, operandType, resultType) ||
+      !checkSamePerAxisQuantization(ctx, operandType, resultType))
+    return false;
+  std::optional<ir::QuantType> operand = ir::quantTypeOf(operandType);
+  std::optional<ir::QuantType> result = ir::quantTypeOf(resultType);
+  if (!operand || !result || !operand->perAxis() || !result->perAxis())
+    return true;
+  size_t operandDim = static_cast<size_t>(operand->axis), resultDim = static_cast<size_t>(result->axis);
+  if (operand->shape[operandDim] != result->shape[resultDim])
+    return ctx.error("expect same quantization dimension size for operand and result " +
+                     quoted(operandType) + " and " + quoted(resultType));
+  auto productBefore = [](const ir::QuantType& q, size_t dim) {
+    uint64_t product = 1; // unsigned, as StableHLO computes it: no overflow to report
+    for (size_t d = 0; d < dim; ++d)
+      product *= static_cast<uint64_t>(q.shape[d]);
+    return product;
+  };
+  uint64_t operandProduct = productBefore(*operand, operandDim);
+  uint64_t resultProduct = productBefore(*result, resultDim);
+  if (operandProduct != resultProduct)
+    return ctx.error("product of dimensions before quantization dimension must match between "
+                     "operand and result for " +
+                     std::to_string(operandProduct) + " and " + std::to_string(resultProduct));
+  return true;
 }
 
 bool checkBroadcastQuantization(const OpContext& ctx, ir::Type operandType, ir::Type resultType,

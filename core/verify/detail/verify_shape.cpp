@@ -10,6 +10,7 @@
 #include "core/verify/detail/quant_rules.h"
 
 #include "core/ir/attribute.h"
+#include "core/ir/quant_type.h"
 
 #include <algorithm>
 #include <numeric>
@@ -160,37 +161,69 @@ bool broadcastInfer(const OpContext& ctx) {
   return checkInferredTensor(ctx, shape, operand.elementType());
 }
 
+// The element count of a static shape; nothing for a dynamic one or one whose count overflows.
+std::optional<int64_t> staticCount(std::span<const int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape)
+    if (!isStaticDim(d) || __builtin_mul_overflow(count, d, &count))
+      return std::nullopt;
+  return count;
+}
+
+// `reshape_c1` (and `dynamic_reshape_c2`): as many elements out as in.
+bool checkReshapeCounts(const OpContext& ctx, std::span<const int64_t> operand,
+                        std::span<const int64_t> result) {
+  std::optional<int64_t> in = staticCount(operand), out = staticCount(result);
+  if (!in || !out || *in == *out)
+    return true;
+  return ctx.error("number of output elements (" + std::to_string(*out) +
+                   ") doesn't match expected number of elements (" + std::to_string(*in) + ")");
+}
+
 bool verifyReshape(const OpContext& ctx) {
+  if (ctx.op.numOperands() != 1 || ctx.op.numResults() != 1)
+    return true;
+  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
+  if (anyQuantized(ir::operandTypes(ctx.op)) || anyQuantized(ir::resultTypes(ctx.op))) {
+    std::optional<std::vector<int64_t>> from = shapeOf(operand), to = shapeOf(result);
+    return !from || !to ||
+           (checkReshapeCounts(ctx, *from, *to) && checkReshapeQuantization(ctx, operand, result));
+  }
   if (!allTensors(ctx.op))
     return true;
-  if (!checkCompatibleElementTypes(ctx))
-    return false;
-  ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
-  if (!operand.hasStaticShape() || !result.hasStaticShape())
-    return true;
-  // Both counts fit: every result type's count was checked before any rule ran, and an operand
-  // is some op's result or a block argument.
-  if (result.numElements() != operand.numElements())
-    return ctx.error("number of output elements (" + std::to_string(result.numElements()) +
-                     ") doesn't match expected number of elements (" +
-                     std::to_string(operand.numElements()) + ")");
-  return true;
+  return checkCompatibleElementTypes(ctx) &&
+         checkReshapeCounts(ctx, operand.shape(), result.shape());
+}
+
+bool isQuantizedOp(const OpContext& ctx) {
+  return anyQuantized(ir::operandTypes(ctx.op)) || anyQuantized(ir::resultTypes(ctx.op));
 }
 
 bool transposeEntry(const OpContext& ctx) {
-  if (!allTensors(ctx.op))
+  bool quantized = isQuantizedOp(ctx);
+  if (!quantized && !allTensors(ctx.op))
     return true;
-  if (!ctx.intList("permutation"))
+  std::optional<std::vector<int64_t>> permutation = ctx.intList("permutation");
+  if (!permutation)
     return ctx.missingAttr("permutation");
+  if (quantized)
+    return ctx.op.numOperands() != 1 || ctx.op.numResults() != 1 ||
+           checkTransposeQuantization(ctx, ctx.operandType(0), ctx.resultType(0), *permutation);
   return checkCompatibleElementTypes(ctx);
 }
 
 bool transposeInfer(const OpContext& ctx) {
   std::optional<std::vector<int64_t>> permutation = ctx.intList("permutation");
-  if (!allTensors(ctx.op) || !permutation)
+  if (!permutation || ctx.op.numOperands() != 1)
     return true;
   ir::Type operand = ctx.operandType(0);
-  int64_t rank = operand.rank();
+  std::optional<ir::QuantType> quant = ir::quantTypeOf(operand);
+  if (!quant && !allTensors(ctx.op))
+    return true;
+  std::vector<int64_t> operandShape = quant ? quant->shape : std::vector<int64_t>(
+                                                                 operand.shape().begin(),
+                                                                 operand.shape().end());
+  int64_t rank = static_cast<int64_t>(operandShape.size());
   if (static_cast<int64_t>(permutation->size()) != rank)
     return ctx.error("TransposeOp operand rank " + std::to_string(rank) +
                      " does not match permutation size " + std::to_string(permutation->size()));
@@ -201,7 +234,11 @@ bool transposeInfer(const OpContext& ctx) {
                      "] but got " + joinInts(*permutation));
   std::vector<int64_t> shape;
   for (int64_t dim : *permutation)
-    shape.push_back(operand.shape()[dim]);
+    shape.push_back(operandShape[static_cast<size_t>(dim)]);
+  if (quant) {
+    quant->shape = shape;
+    return checkInferredTypes(ctx, {quant->type()});
+  }
   return checkInferredTensor(ctx, shape, operand.elementType());
 }
 
@@ -335,43 +372,50 @@ bool getDimensionSizeInfer(const OpContext& ctx) {
 }
 
 // `verifyShapeOperandIsCompatibleWithResultType`.
-bool checkShapeOperand(const OpContext& ctx, const ir::Value* shapeOperand, ir::Type result) {
+bool checkShapeOperand(const OpContext& ctx, const ir::Value* shapeOperand, ir::Type result,
+                       std::span<const int64_t> resultShape) {
   std::optional<std::vector<int64_t>> shape = constantInts(shapeOperand);
-  if (!shape || compatibleShapes(*shape, result.shape()))
+  if (!shape || compatibleShapes(*shape, resultShape))
     return true;
   return ctx.error("output shape [" + joinInts(*shape) +
                    "] is incompatible with return type of operation " + quoted(result));
 }
 
+bool checkShapeOperand(const OpContext& ctx, const ir::Value* shapeOperand, ir::Type result) {
+  return checkShapeOperand(ctx, shapeOperand, result, result.shape());
+}
+
+// Plain or quantized data, as StableHLO's `dynamic_reshape` takes either.
 bool verifyDynamicReshape(const OpContext& ctx) {
-  if (!allTensors(ctx.op) || ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
+  if (ctx.op.numOperands() != 2 || ctx.op.numResults() != 1 || !isTensor(ctx.operandType(1)))
     return true;
   ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
-  if (operand.elementType() != result.elementType())
+  bool quantized = isQuantized(operand) || isQuantized(result);
+  std::optional<std::vector<int64_t>> from = shapeOf(operand), to = shapeOf(result);
+  if (!from || !to)
+    return true;
+  if (!quantized && operand.elementType() != result.elementType())
     return ctx.error("expects operand and result to have compatible element type. Got: " +
                      quoted(operand) + " and " + quoted(result));
-  if (operand.hasStaticShape() && result.hasStaticShape() &&
-      operand.numElements() != result.numElements())
-    return ctx.error("number of output elements (" + std::to_string(result.numElements()) +
-                     ") doesn't match expected number of elements (" +
-                     std::to_string(operand.numElements()) + ")");
-  if (!checkShapeOperand(ctx, ctx.op.operand(1), result))
+  if (!checkReshapeCounts(ctx, *from, *to) ||
+      !checkShapeOperand(ctx, ctx.op.operand(1), result, *to))
     return false;
   ir::Type shapeType = ctx.operandType(1);
   if (shapeType.rank() == 1 && isStaticDim(shapeType.shape()[0]) &&
-      shapeType.shape()[0] != result.rank())
+      shapeType.shape()[0] != static_cast<int64_t>(to->size()))
     return ctx.error("result should have a rank equal to the number of elements in output_shape");
   std::optional<std::vector<int64_t>> shape = constantInts(ctx.op.operand(1));
-  if (shape && operand.hasStaticShape()) {
+  std::optional<int64_t> operandCount = staticCount(*from);
+  if (shape && operandCount) {
     __int128 count = 1;
     for (int64_t d : *shape)
       count *= d;
-    if (count != operand.numElements())
+    if (count != *operandCount)
       return ctx.error("output_shape is incompatible with input type of operation: input has " +
-                       std::to_string(operand.numElements()) + " elements, but output_shape has " +
+                       std::to_string(*operandCount) + " elements, but output_shape has " +
                        std::to_string(static_cast<int64_t>(count)));
   }
-  return true;
+  return !quantized || checkReshapeQuantization(ctx, operand, result);
 }
 
 bool verifyDynamicIota(const OpContext& ctx) {

@@ -214,6 +214,20 @@ return %2 : tensor<4x16x8xf32>
             "array<i64: 0> (inherent)");
 }
 
+TEST(StablehloFormatsTest, DynamicBroadcastInDimFromPrettyAndGeneric) {
+  // StableHLO's assembly format: `$operand, $output_dimensions, dims = [...] attr-dict`; the
+  // known (non)expanding dimensions stay in the attribute dictionary.
+  EXPECT_EQ(
+      body("(%arg0: tensor<2xf32>, %arg1: tensor<2xi64>) -> tensor<?x2xf32>",
+           R"(%0 = stablehlo.dynamic_broadcast_in_dim %arg0, %arg1, dims = [1] {known_expanding_dimensions = array<i64: 0>} : (tensor<2xf32>, tensor<2xi64>) -> tensor<?x2xf32>
+%1 = "stablehlo.dynamic_broadcast_in_dim"(%arg0, %arg1) {broadcast_dimensions = array<i64: 1>} : (tensor<2xf32>, tensor<2xi64>) -> tensor<?x2xf32>
+return %1 : tensor<?x2xf32>)"),
+      R"(%0 = stablehlo.dynamic_broadcast_in_dim %arg0, %arg1, dims = [1] {known_expanding_dimensions = array<i64: 0>} : (tensor<2xf32>, tensor<2xi64>) -> tensor<?x2xf32>
+%1 = stablehlo.dynamic_broadcast_in_dim %arg0, %arg1, dims = [1] : (tensor<2xf32>, tensor<2xi64>) -> tensor<?x2xf32>
+return %1 : tensor<?x2xf32>
+)");
+}
+
 TEST(StablehloFormatsTest, ConcatenateFromPrettyAndGeneric) {
   EXPECT_EQ(
       body(

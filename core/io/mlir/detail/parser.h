@@ -158,6 +158,9 @@ private:
   bool checkResourcesDefined();
   std::shared_ptr<ir::ResourceBlob> resourceBlob(const std::string& key);
   bool parseTensorType(ir::Type& type);
+  /// A tensor type the IR keeps as text (`raw` is its `<...>`): a uniform quantized one is
+  /// interned in one spelling and checked; any other is kept verbatim.
+  bool opaqueTensorType(const Token& start, std::string_view raw, ir::Type& type);
   bool parseDenseElements(ir::Attribute& attr);
   bool parseDenseArray(ir::Attribute& attr);
   bool parseDialectAttribute(ir::Attribute& attr);
