@@ -5,7 +5,6 @@
 #include "app/cli/program.h"
 #include "app/cli/resource_limits.h"
 
-#include "core/analysis/collective_cost.h"
 #include "core/io/mlir/mlir.h"
 #include "core/session/program.h"
 #include "core/support/format_bytes.h"
@@ -123,11 +122,11 @@ int runPartition(const std::vector<std::string>& args) {
   // Partitioning lays out every device: refuse a mesh too large to finish first.
   if (!checkMeshDevices(program->asWritten(), limits.maxDevices, sink))
     return 1;
-  const ir::Module* global = program->stage(session::Stage::Partitioned, sink);
-  if (!global)
+  // Costs are those of the global program, where every collective still names its mesh axes.
+  const session::StageAnalyses* partitioned =
+      program->analyses(session::Stage::Partitioned, sink);
+  if (!partitioned)
     return 1;
-  // Costs are computed on the global program, where every collective still names its mesh axes.
-  analysis::CostSummary costs = analysis::collectiveCosts(*global);
   const ir::Module* local = program->stage(session::Stage::PerDevice, sink);
   if (!local)
     return 1;
@@ -136,7 +135,7 @@ int runPartition(const std::vector<std::string>& args) {
     std::fwrite(printed.data(), 1, printed.size(), stdout);
     std::printf("\n");
   }
-  printTable(*program, costs);
+  printTable(*program, partitioned->collectives);
   // The process ends here: freeing the program and its stage modules (the per-device one of a
   // 100k-op program has half a million ops) is 8% of the command's time and is left to the OS.
   // Leak checkers (sanitizer builds) still see everything freed.

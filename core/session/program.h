@@ -5,6 +5,7 @@
 
 #include "core/ir/module.h"
 #include "core/partition/reshard_to_collectives.h"
+#include "core/session/analyses.h"
 #include "core/session/input_form.h"
 #include "core/session/resource_limits.h"
 #include "core/support/diagnostic.h"
@@ -127,6 +128,12 @@ public:
   /// source text, so its locations point into the same file. Computed on first use; null after
   /// reporting to `sink` when the gradient cannot be built.
   Program* gradientProgram(Stage stage, support::DiagnosticSink& sink);
+  /// The analyses of `stage` (see StageAnalyses), computing the stage first when needed; computed
+  /// once and cached with the stage, safe to call from several threads. Returns null after
+  /// reporting to `sink` when the stage cannot be computed, or when `cancel` is set (nothing
+  /// partial is cached). The analyses' own findings are in `diagnostics`, not reported.
+  const StageAnalyses* analyses(Stage stage, support::DiagnosticSink& sink,
+                                const CancelFlag* cancel = nullptr);
   /// The module as written (always available after a successful load).
   const ir::Module& asWritten() const { return *m_stages[0]; }
 
@@ -188,6 +195,8 @@ private:
   std::array<std::string, kAllStages.size()> m_defaultFunctions;
   std::array<std::unique_ptr<Program>, kGradientStages.size()> m_gradientPrograms;
   std::vector<partition::InsertedCollective> m_inserted;
+  std::mutex m_analysesMutex;
+  std::array<std::unique_ptr<StageAnalyses>, kAllStages.size()> m_analyses;
   struct CauseIndex {
     explicit CauseIndex(const ir::Module& written) : written(written) {}
     OpIndex written;

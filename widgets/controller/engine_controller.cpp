@@ -9,9 +9,6 @@
 #include "widgets/controller/serve_client.h"
 #include "widgets/controller/value_rows.h"
 
-#include "core/analysis/collective_cost.h"
-#include "core/analysis/explicit_typing.h"
-#include "core/analysis/shard_map_analysis.h"
 #include "core/io/mlir/mlir.h"
 #include "core/ir/attribute.h"
 #include "core/session/debug_name.h"
@@ -439,7 +436,6 @@ private:
         return true;
       }
       out.function = qs(m_program->defaultFunction(engineStage));
-      out.description = gradientDescription(*module, out.function);
     }
     if (module) {
       out.available = true;
@@ -455,23 +451,20 @@ private:
         if (!out.lineOps.contains(static_cast<int>(p.line)))
           out.lineOps.insert(static_cast<int>(p.line), id);
       }
-      std::optional<analysis::ShardMapAnalysis> shardMaps;
-      if (stage != StageId::PerDevice)
-        shardMaps = analysis::analyzeShardMaps(*module, stageSink);
-      if (cancel && cancel->load())
+      const session::StageAnalyses* analyses = m_program->analyses(engineStage, stageSink, cancel);
+      if (!analyses)
         return false;
-      // Under explicit sharding, the values of the program as written (the one JAX traced) have
-      // the types JAX gives them, and the ops JAX would reject while tracing are problems.
-      std::optional<analysis::ExplicitTyping> typing;
-      if (stage == StageId::AsWritten && module->op().hasAttr(analysis::kAxisTypesAttr))
-        typing = analysis::computeExplicitTypes(*module, {}, stageSink);
-      if (!collectValues(*module, shardMaps ? &*shardMaps : nullptr, out.values, cancel,
-                         typing ? &*typing : nullptr))
+      for (const support::Diagnostic& d : analyses->diagnostics)
+        stageSink.report(d);
+      if (!collectValues(*module, analyses->shardMaps ? &*analyses->shardMaps : nullptr,
+                         out.values, cancel,
+                         analyses->explicitTypes ? &*analyses->explicitTypes : nullptr))
         return false;
-      if (session::isGradientStage(engineStage))
-        collectGradientCollectives(*m_program, *module, out);
-      else
-        collectCollectives(*m_program, *module, stage, out);
+      if (session::isGradientStage(engineStage)) {
+        out.description = gradientDescription(analyses->gradientCollectives, out.function);
+        collectGradientCollectives(*m_program, *analyses, out);
+      } else
+        collectCollectives(*m_program, *analyses, stage, out);
     }
     snapshot.stages[i] = std::move(out);
     addProblems(stageSink.diagnostics(), i, stageTitle(stage), module, snapshot.problems);

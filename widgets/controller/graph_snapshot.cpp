@@ -3,9 +3,6 @@
 #include "widgets/controller/collective_rows.h"
 #include "widgets/controller/op_ids.h"
 
-#include "core/analysis/collective_cost.h"
-#include "core/analysis/explicit_typing.h"
-#include "core/analysis/shard_map_analysis.h"
 #include "core/io/mlir/mlir.h"
 #include "core/layout/dot_writer.h"
 #include "core/layout/graph_layout.h"
@@ -19,24 +16,26 @@ namespace {
 
 // The analysis facts the graph shows: value names, variance, implicit pbroadcasts, collectives
 // with their cost and why they are there.
-layout::GraphAnnotations annotate(const session::Program& program, const ir::Module& module,
-                                  const ir::Operation& fn, StageId stage,
+layout::GraphAnnotations annotate(const session::Program& program,
+                                  const session::StageAnalyses& analyses, const ir::Operation& fn,
+                                  StageId stage,
                                   const std::unordered_map<const ir::Value*, std::string>& names) {
   layout::GraphAnnotations annotations;
   annotations.valueNames = &names;
-  support::CollectingSink ignored;
-  std::optional<analysis::ShardMapAnalysis> shardMaps;
-  if (stage != StageId::PerDevice) {
-    shardMaps = analysis::analyzeShardMaps(module, ignored);
+  const auto forEachValue = [&fn](auto&& visit) {
     fn.walk([&](const ir::Operation& op) {
       for (const auto& r : op.results())
-        if (const analysis::VarianceSet* v = shardMaps->variance.varianceOf(*r))
-          annotations.variance[r.get()] = v->str();
+        visit(*r);
       for (unsigned i = 0; i < op.numRegions(); ++i)
         if (!op.region(i).empty())
           for (const auto& a : op.region(i).front().arguments())
-            if (const analysis::VarianceSet* v = shardMaps->variance.varianceOf(*a))
-              annotations.variance[a.get()] = v->str();
+            visit(*a);
+    });
+  };
+  if (const std::optional<analysis::ShardMapAnalysis>& shardMaps = analyses.shardMaps) {
+    forEachValue([&](const ir::Value& v) {
+      if (const analysis::VarianceSet* set = shardMaps->variance.varianceOf(v))
+        annotations.variance[&v] = set->str();
     });
     for (const analysis::PbroadcastSite& site : shardMaps->variance.pbroadcasts()) {
       std::string axes = "{";
@@ -48,37 +47,21 @@ layout::GraphAnnotations annotate(const session::Program& program, const ir::Mod
   }
   // Under explicit mesh axes, the edges of the program as written (the one JAX traced) carry the
   // types JAX gives the values; later stages show the shardings their passes gave.
-  if (stage == StageId::AsWritten && module.op().hasAttr(analysis::kAxisTypesAttr))
-    if (const std::optional<analysis::ExplicitTyping> typing =
-            analysis::computeExplicitTypes(module, {}, ignored)) {
-      const auto label = [&](const ir::Value& v) {
-        if (const analysis::ExplicitType* t = typing->typeOf(v); t && t->known)
-          annotations.typeLabels[&v] = analysis::shortTypeStr(*t);
-      };
-      fn.walk([&](const ir::Operation& op) {
-        for (const auto& r : op.results())
-          label(*r);
-        for (unsigned i = 0; i < op.numRegions(); ++i)
-          if (!op.region(i).empty())
-            for (const auto& a : op.region(i).front().arguments())
-              label(*a);
-      });
-    }
+  if (const std::optional<analysis::ExplicitTyping>& typing = analyses.explicitTypes)
+    forEachValue([&](const ir::Value& v) {
+      if (const analysis::ExplicitType* t = typing->typeOf(v); t && t->known)
+        annotations.typeLabels[&v] = analysis::shortTypeStr(*t);
+    });
   // Collectives with their cost and cause: a per-device collective has the cause of the
   // partitioned one it came from.
-  const analysis::CostSummary costs = analysis::collectiveCosts(module);
-  std::unordered_map<const ir::Operation*, const ir::Operation*> origins;
-  if (stage == StageId::PerDevice)
-    if (const ir::Module* partitioned = program.cachedStage(session::Stage::Partitioned))
-      origins = partitionedOrigins(costs, analysis::collectiveCosts(*partitioned));
-  for (const analysis::CollectiveCost& cost : costs.collectives) {
+  for (const analysis::CollectiveCost& cost : analyses.collectives.collectives) {
     layout::OpMark mark;
     mark.collective = true;
     mark.bytes = cost.bytesSent;
-    const auto origin = origins.find(cost.op);
-    const ir::Operation* caused = stage == StageId::Partitioned ? cost.op
-                                  : origin != origins.end()     ? origin->second
-                                                                : nullptr;
+    const auto origin = analyses.origins.find(cost.op);
+    const ir::Operation* caused = stage == StageId::Partitioned    ? cost.op
+                                  : origin != analyses.origins.end() ? origin->second
+                                                                     : nullptr;
     if (caused) {
       const session::Program::CollectiveCause cause = program.causeOf(*caused);
       mark.inserted = cause.inserted;
@@ -195,8 +178,13 @@ GraphSnapshotPtr buildGraphSnapshot(session::Program* program, StageId stage,
   }
   snap->function = qs(ir::func::name(*fn));
   const auto names = displayValueNames(*module);
-  const layout::GraphAnnotations annotations =
-      annotate(*program, *module, *fn, stage, names);
+  const session::StageAnalyses* analyses = program->analyses(engineStage, sink, cancel);
+  if (!analyses) {
+    snap->status = QStringLiteral("Cancelled while computing the %1 stage.")
+                       .arg(stageTitle(stage).toLower());
+    return finish();
+  }
+  const layout::GraphAnnotations annotations = annotate(*program, *analyses, *fn, stage, names);
   const layout::ProgramGraph graph = layout::buildProgramGraph(*module, *fn, annotations);
   layout::CollapseState state;
   for (const QString& id : expanded)

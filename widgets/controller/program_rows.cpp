@@ -2,8 +2,6 @@
 
 #include "widgets/controller/op_ids.h"
 
-#include "core/analysis/collective_cost.h"
-#include "core/autodiff/function_costs.h"
 #include "core/support/format_bytes.h"
 
 #include <cstring>
@@ -21,10 +19,7 @@ MeshInfo meshInfo(const ir::Mesh& mesh) {
   return info;
 }
 
-QString gradientDescription(const ir::Module& module, const QString& function) {
-  const ir::Operation* fn = module.lookupFunction(function.toStdString());
-  if (!fn)
-    return QString();
+QString gradientDescription(const analysis::CostSummary& costs, const QString& function) {
   // The gradient function is named after its source function: `loss_grad`, `loss_grad_naive`.
   QString source = function;
   for (const char* suffix : {"_grad_naive", "_grad"})
@@ -32,7 +27,6 @@ QString gradientDescription(const ir::Module& module, const QString& function) {
       source.chop(static_cast<int>(std::strlen(suffix)));
       break;
     }
-  const analysis::CostSummary costs = autodiff::functionCosts(module, *fn);
   return QStringLiteral("@%1: the gradient of @%2 (%3 collective%4, %5 sent per device)")
       .arg(function, source, QString::number(costs.collectives.size()),
            costs.collectives.size() == 1 ? QString() : QStringLiteral("s"),

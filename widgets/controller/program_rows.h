@@ -6,6 +6,7 @@
 #include "widgets/controller/snapshots.h"
 
 #include "core/ir/module.h"
+#include "core/session/analyses.h"
 
 namespace shardscope::widgets {
 
@@ -13,7 +14,7 @@ namespace shardscope::widgets {
 MeshInfo meshInfo(const ir::Mesh& mesh);
 
 /// "@loss_grad: the gradient of @loss (2 collectives, 1.0 KiB sent per device)" for the gradient
-/// function `function` of `module`; empty when there is no such function.
-QString gradientDescription(const ir::Module& module, const QString& function);
+/// function `function` whose collectives are `costs`.
+QString gradientDescription(const analysis::CostSummary& costs, const QString& function);
 
 } // namespace shardscope::widgets

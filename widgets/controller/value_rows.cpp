@@ -2,7 +2,6 @@
 
 #include "widgets/controller/op_ids.h"
 
-#include "core/analysis/explicit_typing.h"
 #include "core/session/debug_name.h"
 #include "core/session/input_form.h"
 #include "core/sharding/axis_refs.h"

@@ -5,9 +5,8 @@
 
 #include "widgets/controller/snapshots.h"
 
-#include "core/analysis/explicit_typing.h"
-#include "core/analysis/shard_map_analysis.h"
 #include "core/ir/module.h"
+#include "core/session/analyses.h"
 
 #include <atomic>
 
