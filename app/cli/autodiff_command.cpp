@@ -250,15 +250,19 @@ int runAutodiff(Transform t, const std::vector<std::string>& args) {
   std::unique_ptr<LoadedProgram> program = loadProgram(o.file);
   if (!program)
     return 1;
+  // The transforms add functions (with options the session's gradient stages do not take): they
+  // work on a copy of the program as written.
+  program->owned = program->module->clone();
+  program->module = program->owned.get();
   CommandSink tracking(program->sources);
   auto rules = o.naive ? autodiff::CollectiveRules::Naive : autodiff::CollectiveRules::Efficient;
   auto other = o.naive ? autodiff::CollectiveRules::Efficient : autodiff::CollectiveRules::Naive;
-  autodiff::AutodiffResult result = build(t, *program->module, o, rules, tracking);
+  autodiff::AutodiffResult result = build(t, *program->owned, o, rules, tracking);
   if (!result.function || tracking.failed())
     return 1;
   // The module now holds one more function: name the source explicitly for the second run.
   o.function = std::string(ir::func::name(*result.source));
-  autodiff::AutodiffResult compared = build(t, *program->module, o, other, tracking);
+  autodiff::AutodiffResult compared = build(t, *program->owned, o, other, tracking);
   if (!compared.function || tracking.failed())
     return 1;
   const ir::Module& module = *program->module;

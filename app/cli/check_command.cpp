@@ -3,8 +3,6 @@
 #include "app/cli/program.h"
 #include "app/cli/resource_limits.h"
 
-#include "core/analysis/explicit_typing.h"
-#include "core/analysis/shard_map_analysis.h"
 #include "core/import/gspmd/export_shardings.h"
 #include "core/ir/attribute.h"
 #include "core/sharding/mesh_view.h"
@@ -283,19 +281,20 @@ int runCheck(const std::vector<std::string>& args) {
     if (!checkMeshDevices(*program->module, limits.maxDevices, sink))
       return 1;
   }
-  // Variance types, implicit pbroadcasts and the replication check of manual computations.
-  support::CollectingSink diagnostics;
-  analysis::ShardMapAnalysis shardMaps = analysis::analyzeShardMaps(*program->module, diagnostics);
-  // Under explicit sharding, the ops JAX would reject while tracing (`types` shows every type).
-  if (program->module->op().hasAttr(analysis::kAxisTypesAttr))
-    analysis::computeExplicitTypes(*program->module, {}, diagnostics);
+  // Variance types, implicit pbroadcasts and the replication check of manual computations; under
+  // explicit sharding, the ops JAX would reject while tracing (`types` shows every type).
+  StderrSink sink(program->sources);
+  const session::StageAnalyses* analyses =
+      program->session->analyses(session::Stage::AsWritten, sink);
+  if (!analyses || !analyses->shardMaps)
+    return 1;
   std::printf("program: %s\n", file.c_str());
   std::printf("form: %s\n", std::string(session::inputFormDescription(program->form)).c_str());
   printMeshes(*program->module);
   for (const ir::Operation* fn : program->module->functions())
-    printFunction(*program, *fn, shardMaps.variance);
+    printFunction(*program, *fn, analyses->shardMaps->variance);
   std::fflush(stdout);
-  return reportDiagnostics(*program, diagnostics.diagnostics()) ? 1 : 0;
+  return reportDiagnostics(*program, analyses->diagnostics) ? 1 : 0;
 }
 
 } // namespace shardscope::cli

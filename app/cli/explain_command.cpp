@@ -110,6 +110,11 @@ int runExplain(const std::vector<std::string>& args) {
   std::unique_ptr<LoadedProgram> program = loadProgram(options.file);
   if (!program)
     return 1;
+  // Propagation with a trace, under the strategy asked for, runs on a copy of the program as
+  // written (the session's stages use user-priority propagation without one).
+  program->owned = program->module->clone();
+  program->module = program->owned.get();
+  program->names = io::mlir::printedValueNames(*program->module);
   std::vector<NamedValue> matches = findValuesByName(*program, options.value, options.function);
   const ir::Value* value = matches.size() == 1 ? matches[0].value : nullptr;
   const ir::Operation* function = matches.size() == 1 ? matches[0].function : nullptr;
@@ -125,7 +130,7 @@ int runExplain(const std::vector<std::string>& args) {
   propagation::PropagationTrace trace;
   StderrSink sink(program->sources);
   support::ErrorTrackingSink tracking(sink);
-  if (!propagation::propagate(*program->module, propagationOptions, tracking, &trace) ||
+  if (!propagation::propagate(*program->owned, propagationOptions, tracking, &trace) ||
       tracking.hadError())
     return 1;
   std::optional<ir::TensorSharding> after = sharding::valueSharding(*value);

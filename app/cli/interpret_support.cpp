@@ -30,7 +30,8 @@ std::unique_ptr<LoadedProgram> loadText(const std::string& name, std::string tex
     ok = false;
     return nullptr;
   }
-  program->module = std::move(loaded.module);
+  program->owned = std::move(loaded.module);
+  program->module = program->owned.get();
   program->form = loaded.form;
   program->names = io::mlir::printedValueNames(*program->module);
   return program;

@@ -11,13 +11,9 @@ std::unique_ptr<LoadedProgram> loadProgram(const std::string& path) {
   std::string text;
   if (!readInput(path, text))
     return nullptr;
-  program->fileId = program->sources.addBuffer(path == "-" ? "<stdin>" : path, text);
+  std::string name = path == "-" ? "<stdin>" : path;
+  program->fileId = program->sources.addBuffer(name, text);
   StderrSink sink(program->sources);
-  if (isBlank(text)) {
-    sink.error({program->fileId, 1, 1, 0},
-               "empty program: the input holds no module and no operations");
-    return nullptr;
-  }
   // Load warnings (shardings not understood, ...) are printed now and counted by `check`.
   struct CountingSink final : support::DiagnosticSink {
     StderrSink& out;
@@ -28,13 +24,12 @@ std::unique_ptr<LoadedProgram> loadProgram(const std::string& path) {
       out.report(std::move(diagnostic));
     }
   } counting(sink);
-  session::LoadedModule loaded =
-      session::loadModule(program->sources.text(program->fileId), program->fileId, counting);
-  if (!loaded.module)
+  program->session = session::Program::fromText(std::move(name), std::move(text), counting);
+  if (!program->session)
     return nullptr;
   program->loadWarnings = counting.warnings;
-  program->module = std::move(loaded.module);
-  program->form = loaded.form;
+  program->module = &program->session->asWritten();
+  program->form = program->session->inputForm();
   program->names = io::mlir::printedValueNames(*program->module);
   return program;
 }

@@ -12,12 +12,17 @@
 
 namespace shardscope::cli {
 
-/// A program loaded for the inspection commands: the parsed and verified module, its source, and
-/// the names its values print with.
+/// A program loaded for the inspection commands: the engine's program (its module as written,
+/// its stages and analyses), its source for diagnostics, and the names its values print with.
 struct LoadedProgram {
+  /// The text, under the program's name and file id, so diagnostics show their source line.
   support::SourceManager sources;
   uint32_t fileId = 0;
-  std::unique_ptr<ir::Module> module;
+  /// The engine's program (`loadProgram`); absent for the chunks `interpret` loads on its own.
+  std::unique_ptr<session::Program> session;
+  /// The module as written: the session's, or `owned`.
+  const ir::Module* module = nullptr;
+  std::unique_ptr<ir::Module> owned;
   session::InputForm form = session::InputForm::Unsharded; ///< as written, before the import
   size_t loadWarnings = 0; ///< warnings printed while loading (e.g. shardings not understood)
   std::unordered_map<const ir::Value*, std::string> names;

@@ -3,7 +3,6 @@
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
 
-#include "core/analysis/explicit_typing.h"
 #include "core/ir/attribute.h"
 
 #include <algorithm>
@@ -165,7 +164,7 @@ int runTypes(const std::vector<std::string>& args) {
   analysis::ExplicitTypingOptions typingOptions;
   typingOptions.explicitAxes = options.explicitAxes;
   std::optional<analysis::ExplicitTyping> typing =
-      analysis::computeExplicitTypes(*program->module, typingOptions, sink);
+      program->session->explicitTypes(typingOptions, sink);
   if (!typing)
     return 1;
   std::printf("program: %s\n", options.file.c_str());

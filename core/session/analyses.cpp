@@ -92,4 +92,10 @@ const StageAnalyses* Program::analyses(Stage stage, support::DiagnosticSink& sin
   return m_analyses[index].get();
 }
 
+std::optional<analysis::ExplicitTyping>
+Program::explicitTypes(const analysis::ExplicitTypingOptions& options,
+                       support::DiagnosticSink& sink) const {
+  return analysis::computeExplicitTypes(asWritten(), options, sink);
+}
+
 } // namespace shardscope::session

@@ -134,6 +134,12 @@ public:
   /// partial is cached). The analyses' own findings are in `diagnostics`, not reported.
   const StageAnalyses* analyses(Stage stage, support::DiagnosticSink& sink,
                                 const CancelFlag* cancel = nullptr);
+  /// The JAX-level types of the program as written under `options` (other explicit axes than
+  /// the program's own, `types --explicit-axes`): computed on each call, reporting its findings
+  /// to `sink`. Nothing when the types cannot be computed.
+  std::optional<analysis::ExplicitTyping>
+  explicitTypes(const analysis::ExplicitTypingOptions& options,
+                support::DiagnosticSink& sink) const;
   /// The module as written (always available after a successful load).
   const ir::Module& asWritten() const { return *m_stages[0]; }
 

@@ -17,8 +17,6 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 ENGINE_INTERNALS = ("core/analysis/", "core/propagation/", "core/partition/", "core/autodiff/")
 PENDING = {
-    "app/cli/check_command.cpp",
-    "app/cli/types_command.cpp",
     "app/cli/explain_command.cpp",
     "app/cli/autodiff_command.cpp",
 }
