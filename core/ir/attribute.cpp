@@ -641,6 +641,129 @@ void printDenseElements(const DenseElementsAttr& d, std::string& out) {
   d.type.print(out);
 }
 
+// Appends `print(item)` for each of `items`, with `separator` between them.
+template <typename Items, typename Print>
+void printJoined(const Items& items, const char* separator, std::string& out, Print&& print) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i)
+      out += separator;
+    print(items[i]);
+  }
+}
+
+void printInteger(const IntegerAttr& a, std::string& out) {
+  ElementType e = a.type ? a.type.elementType() : ElementType::I64;
+  if (e == ElementType::I1) {
+    out += a.value ? "true" : "false";
+    return;
+  }
+  printIntValue(a.value, e, out);
+  out += " : ";
+  a.type.print(out);
+}
+
+void printDenseArray(const DenseArrayAttr& a, std::string& out) {
+  out += "array<";
+  out += elementTypeName(a.element);
+  if (a.size() != 0)
+    out += ": ";
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (i)
+      out += ", ";
+    if (isFloatElement(a.element))
+      printFloat(a.floats[i], a.element, out);
+    else
+      printIntValue(a.ints[i], a.element, out);
+  }
+  out += '>';
+}
+
+void printDictionary(const DictionaryAttr& a, std::string& out) {
+  out += '{';
+  printJoined(a.entries, ", ", out, [&](const NamedAttribute& entry) {
+    if (isBareIdentifier(entry.name))
+      out += entry.name;
+    else
+      printQuoted(entry.name, out);
+    if (entry.value->kind != Attribute::Kind::Unit) {
+      out += " = ";
+      Attribute(entry.value).print(out);
+    }
+  });
+  out += '}';
+}
+
+// The attributes of the Shardy dialect: `#sdy.name<...>` / `#sdy<name ...>`, with the prefix
+// elided when `elidePrefix` is set (custom op formats print them bare).
+void printSdyAttribute(const Attribute& attr, bool elidePrefix, std::string& out) {
+  auto prefix = [&](const char* p) {
+    if (!elidePrefix)
+      out += p;
+  };
+  auto axisRefList = [&](std::span<const AxisRef> axes) { printAxisRefList(axes, out); };
+  switch (attr.kind()) {
+  case Attribute::Kind::Mesh:
+    prefix("#sdy.mesh");
+    printMesh(attr.as<MeshAttr>()->mesh, out);
+    return;
+  case Attribute::Kind::Sharding:
+    prefix("#sdy.sharding");
+    printTensorSharding(attr.as<ShardingAttr>()->sharding, out);
+    return;
+  case Attribute::Kind::ShardingPerValue:
+    prefix("#sdy.sharding_per_value");
+    out += "<[";
+    printJoined(attr.as<ShardingPerValueAttr>()->shardings, ", ", out,
+                [&](const TensorSharding& s) { printTensorSharding(s, out); });
+    out += "]>";
+    return;
+  case Attribute::Kind::ManualAxes:
+    prefix("#sdy<manual_axes");
+    out += '{';
+    printJoined(attr.as<ManualAxesAttr>()->axes, ", ", out,
+                [&](const std::string& axis) { printQuoted(axis, out); });
+    out += '}';
+    prefix(">");
+    return;
+  case Attribute::Kind::ShardingRule:
+    prefix("#sdy.op_sharding_rule");
+    printShardingRule(attr.as<ShardingRuleAttr>()->rule, out);
+    return;
+  case Attribute::Kind::AxisRefList:
+    prefix("#sdy<axis_ref_list");
+    printAxisRefList(attr.as<AxisRefListAttr>()->axes, out);
+    prefix(">");
+    return;
+  case Attribute::Kind::AxisRefListList:
+    prefix("#sdy<list_of_axis_ref_lists");
+    out += '[';
+    printJoined(attr.as<AxisRefListListAttr>()->lists, ", ", out, axisRefList);
+    out += ']';
+    prefix(">");
+    return;
+  case Attribute::Kind::AllToAllParams:
+    prefix("#sdy<all_to_all_param_list");
+    out += '[';
+    printJoined(attr.as<AllToAllParamsAttr>()->params, ", ", out, [&](const AllToAllParam& p) {
+      printAxisRefList(p.axes, out);
+      out += ": " + std::to_string(p.srcDim) + "->" + std::to_string(p.tgtDim);
+    });
+    out += ']';
+    prefix(">");
+    return;
+  case Attribute::Kind::DimShardingList:
+    prefix("#sdy<dim_sharding_list");
+    out += '[';
+    printJoined(attr.as<DimShardingListAttr>()->dims, ", ", out,
+                [&](const DimensionSharding& dim) { printDimSharding(dim, out); });
+    out += ']';
+    prefix(">");
+    return;
+  default: // the builtin kinds, printed by Attribute::print
+    return;
+  }
+}
+
 } // namespace
 
 std::string Attribute::str() const {
@@ -654,10 +777,6 @@ void Attribute::print(std::string& out, bool elidePrefix) const {
     out += "<<NULL ATTRIBUTE>>";
     return;
   }
-  auto prefix = [&](const char* p) {
-    if (!elidePrefix)
-      out += p;
-  };
   switch (kind()) {
   case Kind::Unit:
     out += "unit";
@@ -665,18 +784,9 @@ void Attribute::print(std::string& out, bool elidePrefix) const {
   case Kind::Bool:
     out += as<BoolAttr>()->value ? "true" : "false";
     return;
-  case Kind::Integer: {
-    const auto* a = as<IntegerAttr>();
-    ElementType e = a->type ? a->type.elementType() : ElementType::I64;
-    if (e == ElementType::I1) {
-      out += a->value ? "true" : "false";
-      return;
-    }
-    printIntValue(a->value, e, out);
-    out += " : ";
-    a->type.print(out);
+  case Kind::Integer:
+    printInteger(*as<IntegerAttr>(), out);
     return;
-  }
   case Kind::Float: {
     const auto* a = as<FloatAttr>();
     printFloat(a->value, a->type.elementType(), out);
@@ -690,62 +800,22 @@ void Attribute::print(std::string& out, bool elidePrefix) const {
   case Kind::Type:
     as<TypeAttr>()->value.print(out);
     return;
-  case Kind::Array: {
-    const auto* a = as<ArrayAttr>();
+  case Kind::Array:
     out += '[';
-    for (size_t i = 0; i < a->elements.size(); ++i) {
-      if (i)
-        out += ", ";
-      a->elements[i].print(out);
-    }
+    printJoined(as<ArrayAttr>()->elements, ", ", out,
+                [&](const Attribute& element) { element.print(out); });
     out += ']';
     return;
-  }
-  case Kind::DenseArray: {
-    const auto* a = as<DenseArrayAttr>();
-    out += "array<";
-    out += elementTypeName(a->element);
-    if (a->size() != 0)
-      out += ": ";
-    for (size_t i = 0; i < a->size(); ++i) {
-      if (i)
-        out += ", ";
-      if (isFloatElement(a->element))
-        printFloat(a->floats[i], a->element, out);
-      else
-        printIntValue(a->ints[i], a->element, out);
-    }
-    out += '>';
+  case Kind::DenseArray:
+    printDenseArray(*as<DenseArrayAttr>(), out);
     return;
-  }
-  case Kind::Dictionary: {
-    const auto* a = as<DictionaryAttr>();
-    out += '{';
-    for (size_t i = 0; i < a->entries.size(); ++i) {
-      if (i)
-        out += ", ";
-      const NamedAttribute& entry = a->entries[i];
-      if (isBareIdentifier(entry.name))
-        out += entry.name;
-      else
-        printQuoted(entry.name, out);
-      if (entry.value->kind != Kind::Unit) {
-        out += " = ";
-        Attribute(entry.value).print(out);
-      }
-    }
-    out += '}';
+  case Kind::Dictionary:
+    printDictionary(*as<DictionaryAttr>(), out);
     return;
-  }
-  case Kind::SymbolRef: {
-    const auto* a = as<SymbolRefAttr>();
-    for (size_t i = 0; i < a->path.size(); ++i) {
-      if (i)
-        out += "::";
-      printSymbol(a->path[i], out);
-    }
+  case Kind::SymbolRef:
+    printJoined(as<SymbolRefAttr>()->path, "::", out,
+                [&](const std::string& name) { printSymbol(name, out); });
     return;
-  }
   case Kind::DenseElements:
     printDenseElements(*as<DenseElementsAttr>(), out);
     return;
@@ -761,87 +831,16 @@ void Attribute::print(std::string& out, bool elidePrefix) const {
     out += as<OpaqueAttr>()->text;
     return;
   case Kind::Mesh:
-    prefix("#sdy.mesh");
-    printMesh(as<MeshAttr>()->mesh, out);
-    return;
   case Kind::Sharding:
-    prefix("#sdy.sharding");
-    printTensorSharding(as<ShardingAttr>()->sharding, out);
-    return;
-  case Kind::ShardingPerValue: {
-    prefix("#sdy.sharding_per_value");
-    out += "<[";
-    const auto& shardings = as<ShardingPerValueAttr>()->shardings;
-    for (size_t i = 0; i < shardings.size(); ++i) {
-      if (i)
-        out += ", ";
-      printTensorSharding(shardings[i], out);
-    }
-    out += "]>";
-    return;
-  }
-  case Kind::ManualAxes: {
-    prefix("#sdy<manual_axes");
-    out += '{';
-    const auto& axes = as<ManualAxesAttr>()->axes;
-    for (size_t i = 0; i < axes.size(); ++i) {
-      if (i)
-        out += ", ";
-      printQuoted(axes[i], out);
-    }
-    out += '}';
-    prefix(">");
-    return;
-  }
+  case Kind::ShardingPerValue:
+  case Kind::ManualAxes:
   case Kind::ShardingRule:
-    prefix("#sdy.op_sharding_rule");
-    printShardingRule(as<ShardingRuleAttr>()->rule, out);
-    return;
   case Kind::AxisRefList:
-    prefix("#sdy<axis_ref_list");
-    printAxisRefList(as<AxisRefListAttr>()->axes, out);
-    prefix(">");
+  case Kind::AxisRefListList:
+  case Kind::AllToAllParams:
+  case Kind::DimShardingList:
+    printSdyAttribute(*this, elidePrefix, out);
     return;
-  case Kind::AxisRefListList: {
-    prefix("#sdy<list_of_axis_ref_lists");
-    out += '[';
-    const auto& lists = as<AxisRefListListAttr>()->lists;
-    for (size_t i = 0; i < lists.size(); ++i) {
-      if (i)
-        out += ", ";
-      printAxisRefList(lists[i], out);
-    }
-    out += ']';
-    prefix(">");
-    return;
-  }
-  case Kind::AllToAllParams: {
-    prefix("#sdy<all_to_all_param_list");
-    out += '[';
-    const auto& params = as<AllToAllParamsAttr>()->params;
-    for (size_t i = 0; i < params.size(); ++i) {
-      if (i)
-        out += ", ";
-      printAxisRefList(params[i].axes, out);
-      out += ": " + std::to_string(params[i].srcDim) + "->" + std::to_string(params[i].tgtDim);
-    }
-    out += ']';
-    prefix(">");
-    return;
-  }
-  case Kind::DimShardingList: {
-    prefix("#sdy<dim_sharding_list");
-    out += '[';
-    const auto& dims = as<DimShardingListAttr>()->dims;
-    for (size_t i = 0; i < dims.size(); ++i) {
-      if (i)
-        out += ", ";
-      printDimSharding(dims[i], out);
-    }
-    out += ']';
-    prefix(">");
-    return;
-  }
   }
 }
 

@@ -7,7 +7,7 @@
 
 #include <bit>
 #include <charconv>
-#include <functional>
+#include <optional>
 #include <cmath>
 #include <cstring>
 
@@ -365,91 +365,64 @@ void appendElement(std::vector<uint8_t>& raw, ElementType e, double real, double
   put(&integer, bytes); // little-endian truncation
 }
 
+// Appends scalar `s` to `raw` as an element of type `e`; returns the error when `s` can't be one.
+std::optional<std::string> appendScalar(const DenseScalar& s, ElementType e,
+                                        std::vector<uint8_t>& raw) {
+  double real = 0, imag = 0;
+  int64_t integer = 0;
+  if (s.isBool) {
+    if (e != ElementType::I1)
+      return "expected i1 type for 'true' or 'false' values";
+    integer = s.text == "true";
+  } else if (s.isFloat || ir::isFloatElement(e) || ir::isComplexElement(e)) {
+    if (!ir::isFloatElement(e) && !ir::isComplexElement(e))
+      return "expected integer elements, but parsed floating-point";
+    if (s.isComplex && !ir::isComplexElement(e))
+      return "complex literal for the non-complex element type '" +
+             std::string(ir::elementTypeName(e)) + "'";
+    real = floatLiteral(s.text, e);
+    if (s.negative)
+      real = -real;
+    if (s.isComplex) {
+      imag = floatLiteral(s.imagText, e);
+      if (s.imagNegative)
+        imag = -imag;
+    }
+  } else {
+    uint64_t magnitude = std::strtoull(s.text.c_str(), nullptr, 0);
+    integer = s.negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+    if (e == ElementType::I1 && integer != 0 && integer != 1)
+      return "integer constant out of range for type";
+  }
+  appendElement(raw, e, real, imag, integer);
+  return std::nullopt;
+}
+
 } // namespace
 
-bool Parser::parseDenseElements(Attribute& attr) {
-  if (!expect(TokenKind::Less, "<"))
-    return false;
+// A dense literal as written, before its type is known: its scalars in order, or a hex string,
+// or nothing at all (`dense<>`).
+struct Parser::DenseLiteral {
   std::vector<DenseScalar> scalars;
-  std::vector<int64_t> literalShape;
   std::string hex;
   bool empty = false;
-  // Nested lists: record the shape from the first element at each depth and check the rest.
+  // Nested lists: the shape from the first element at each depth (the rest are checked).
   std::vector<int64_t> counts;
   int depth = 0;
   int maxDepth = -1;
   bool shapeError = false;
-  std::function<bool()> parseElement = [&]() -> bool {
-    if (m_tok.is(TokenKind::LSquare)) {
-      if (depth >= NestingGuard::kMaxNesting)
-        return emitError("dense literal nested more than " +
-                         std::to_string(NestingGuard::kMaxNesting) + " levels deep");
-      consume();
-      ++depth;
-      if (static_cast<int>(counts.size()) < depth)
-        counts.push_back(-1);
-      int64_t n = 0;
-      if (!m_tok.is(TokenKind::RSquare)) {
-        do {
-          if (!parseElement())
-            return false;
-          ++n;
-        } while (consumeIf(TokenKind::Comma));
-      }
-      if (!expect(TokenKind::RSquare, "]"))
-        return false;
-      if (counts[depth - 1] == -1)
-        counts[depth - 1] = n;
-      else if (counts[depth - 1] != n)
-        shapeError = true;
-      --depth;
-      return true;
-    }
-    if (maxDepth == -1)
-      maxDepth = depth;
-    else if (maxDepth != depth)
-      shapeError = true;
-    DenseScalar s;
-    if (m_tok.is(TokenKind::LParen)) {
-      consume();
-      s.isComplex = s.isFloat = true;
-      bool neg = consumeIf(TokenKind::Minus);
-      if (!m_tok.is(TokenKind::Float) && !m_tok.is(TokenKind::Integer))
-        return emitError("expected floating point literal");
-      s.text = std::string(m_tok.spelling);
-      s.negative = neg;
-      consume();
-      if (!expect(TokenKind::Comma, ","))
-        return false;
-      bool negIm = consumeIf(TokenKind::Minus);
-      if (!m_tok.is(TokenKind::Float) && !m_tok.is(TokenKind::Integer))
-        return emitError("expected floating point literal");
-      s.imagText = std::string(m_tok.spelling);
-      s.imagNegative = negIm;
-      consume();
-      if (!expect(TokenKind::RParen, ")"))
-        return false;
-    } else if (m_tok.isKeyword("true") || m_tok.isKeyword("false")) {
-      s.isBool = true;
-      s.text = std::string(m_tok.spelling);
-      consume();
-    } else {
-      s.negative = consumeIf(TokenKind::Minus);
-      if (!m_tok.is(TokenKind::Float) && !m_tok.is(TokenKind::Integer))
-        return emitError("expected element literal of primitive type");
-      s.isFloat = m_tok.is(TokenKind::Float);
-      s.text = std::string(m_tok.spelling);
-      consume();
-    }
-    scalars.push_back(std::move(s));
-    return true;
-  };
+};
+
+bool Parser::parseDenseElements(Attribute& attr) {
+  if (!expect(TokenKind::Less, "<"))
+    return false;
+  DenseLiteral literal;
   if (m_tok.is(TokenKind::String)) {
-    hex = std::string(m_tok.spelling.substr(1, m_tok.spelling.size() - 2));
+    literal.hex = std::string(m_tok.spelling.substr(1, m_tok.spelling.size() - 2));
     consume();
   } else if (m_tok.is(TokenKind::Greater)) {
-    empty = true;
-  } else if (!parseElement()) {
+    literal.empty = true;
+  } else if (!parseDenseElement(literal)) {
     return false;
   }
   if (!expect(TokenKind::Greater, ">"))
@@ -463,37 +436,118 @@ bool Parser::parseDenseElements(Attribute& attr) {
     return emitError(locOf(typeTok), "elements literal type must have static shape");
   if (!type.isTensor())
     return emitError(locOf(typeTok), "elements literal must be a shaped type");
-  if (shapeError)
+  if (literal.shapeError)
     return emitError(locOf(typeTok), "tensor literal is invalid; ranks are not consistent between elements");
-  ElementType e = type.elementType();
   auto storage = std::make_shared<ir::DenseElementsAttr>();
   storage->type = type;
+  bool filled = literal.hex.empty() ? denseFromScalars(literal, typeTok, *storage)
+                                    : denseFromHex(literal.hex, typeTok, *storage);
+  if (!filled)
+    return false;
+  attr = Attribute(std::move(storage));
+  return true;
+}
 
-  if (!hex.empty()) {
-    if (hex.size() < 2 || hex.substr(0, 2) != "0x")
-      return emitError(locOf(typeTok), "expected hex string for dense elements");
-    for (size_t i = 2; i + 1 < hex.size(); i += 2) {
-      std::optional<int> byte = support::parseInteger<int>(std::string_view(hex).substr(i, 2), 16);
-      if (!byte)
-        return emitError(locOf(typeTok), "expected hex digits in dense elements, got '" +
-                                             hex.substr(i, 2) + "'");
-      storage->raw.push_back(static_cast<uint8_t>(*byte));
-    }
-    size_t width = e == ElementType::I1 ? 1 : static_cast<size_t>(std::max(8, ir::elementBitWidth(e)) / 8);
-    if (ir::isComplexElement(e))
-      width = static_cast<size_t>(ir::elementBitWidth(e) / 8);
-    if (storage->raw.size() == width && type.numElements() != 1)
-      storage->isSplat = true;
-    else if (storage->raw.size() != width * static_cast<size_t>(type.numElements()))
-      return emitError(locOf(typeTok), "elements hex data size is invalid for provided type");
-    attr = Attribute(std::move(storage));
-    return true;
+// One element of a dense literal: a nested list `[...]` or a scalar.
+bool Parser::parseDenseElement(DenseLiteral& literal) {
+  if (!m_tok.is(TokenKind::LSquare))
+    return parseDenseScalar(literal);
+  if (literal.depth >= NestingGuard::kMaxNesting)
+    return emitError("dense literal nested more than " +
+                     std::to_string(NestingGuard::kMaxNesting) + " levels deep");
+  consume();
+  ++literal.depth;
+  if (static_cast<int>(literal.counts.size()) < literal.depth)
+    literal.counts.push_back(-1);
+  int64_t n = 0;
+  if (!m_tok.is(TokenKind::RSquare)) {
+    do {
+      if (!parseDenseElement(literal))
+        return false;
+      ++n;
+    } while (consumeIf(TokenKind::Comma));
   }
+  if (!expect(TokenKind::RSquare, "]"))
+    return false;
+  int64_t& count = literal.counts[literal.depth - 1];
+  if (count == -1)
+    count = n;
+  else if (count != n)
+    literal.shapeError = true;
+  --literal.depth;
+  return true;
+}
 
-  for (int d = 0; d < static_cast<int>(counts.size()); ++d)
-    literalShape.push_back(counts[d]);
-  bool splat = !empty && literalShape.empty() && scalars.size() == 1;
-  if (!splat && !empty) {
+// A scalar of a dense literal: `(re, im)`, `true` / `false`, or a number.
+bool Parser::parseDenseScalar(DenseLiteral& literal) {
+  if (literal.maxDepth == -1)
+    literal.maxDepth = literal.depth;
+  else if (literal.maxDepth != literal.depth)
+    literal.shapeError = true;
+  DenseScalar s;
+  if (m_tok.is(TokenKind::LParen)) {
+    consume();
+    s.isComplex = s.isFloat = true;
+    bool neg = consumeIf(TokenKind::Minus);
+    if (!m_tok.is(TokenKind::Float) && !m_tok.is(TokenKind::Integer))
+      return emitError("expected floating point literal");
+    s.text = std::string(m_tok.spelling);
+    s.negative = neg;
+    consume();
+    if (!expect(TokenKind::Comma, ","))
+      return false;
+    bool negIm = consumeIf(TokenKind::Minus);
+    if (!m_tok.is(TokenKind::Float) && !m_tok.is(TokenKind::Integer))
+      return emitError("expected floating point literal");
+    s.imagText = std::string(m_tok.spelling);
+    s.imagNegative = negIm;
+    consume();
+    if (!expect(TokenKind::RParen, ")"))
+      return false;
+  } else if (m_tok.isKeyword("true") || m_tok.isKeyword("false")) {
+    s.isBool = true;
+    s.text = std::string(m_tok.spelling);
+    consume();
+  } else {
+    s.negative = consumeIf(TokenKind::Minus);
+    if (!m_tok.is(TokenKind::Float) && !m_tok.is(TokenKind::Integer))
+      return emitError("expected element literal of primitive type");
+    s.isFloat = m_tok.is(TokenKind::Float);
+    s.text = std::string(m_tok.spelling);
+    consume();
+  }
+  literal.scalars.push_back(std::move(s));
+  return true;
+}
+
+bool Parser::denseFromHex(const std::string& hex, const Token& typeTok,
+                          ir::DenseElementsAttr& storage) {
+  ElementType e = storage.type.elementType();
+  if (hex.size() < 2 || hex.substr(0, 2) != "0x")
+    return emitError(locOf(typeTok), "expected hex string for dense elements");
+  for (size_t i = 2; i + 1 < hex.size(); i += 2) {
+    std::optional<int> byte = support::parseInteger<int>(std::string_view(hex).substr(i, 2), 16);
+    if (!byte)
+      return emitError(locOf(typeTok), "expected hex digits in dense elements, got '" +
+                                           hex.substr(i, 2) + "'");
+    storage.raw.push_back(static_cast<uint8_t>(*byte));
+  }
+  size_t width = e == ElementType::I1 ? 1 : static_cast<size_t>(std::max(8, ir::elementBitWidth(e)) / 8);
+  if (ir::isComplexElement(e))
+    width = static_cast<size_t>(ir::elementBitWidth(e) / 8);
+  if (storage.raw.size() == width && storage.type.numElements() != 1)
+    storage.isSplat = true;
+  else if (storage.raw.size() != width * static_cast<size_t>(storage.type.numElements()))
+    return emitError(locOf(typeTok), "elements hex data size is invalid for provided type");
+  return true;
+}
+
+bool Parser::denseFromScalars(const DenseLiteral& literal, const Token& typeTok,
+                              ir::DenseElementsAttr& storage) {
+  Type type = storage.type;
+  const std::vector<int64_t>& literalShape = literal.counts;
+  bool splat = !literal.empty && literalShape.empty() && literal.scalars.size() == 1;
+  if (!splat && !literal.empty) {
     std::vector<int64_t> typeShape(type.shape().begin(), type.shape().end());
     if (literalShape != typeShape) {
       auto fmt = [](const std::vector<int64_t>& s) {
@@ -506,39 +560,12 @@ bool Parser::parseDenseElements(Attribute& attr) {
                                            ") does not match type (" + fmt(typeShape) + ")");
     }
   }
-  if (empty && type.numElements() != 0)
+  if (literal.empty && type.numElements() != 0)
     return emitError(locOf(typeTok), "expected tensor literal for non-empty tensor type");
-  storage->isSplat = splat && type.numElements() != 1;
-  for (const DenseScalar& s : scalars) {
-    double real = 0, imag = 0;
-    int64_t integer = 0;
-    if (s.isBool) {
-      if (e != ElementType::I1)
-        return emitError(locOf(typeTok), "expected i1 type for 'true' or 'false' values");
-      integer = s.text == "true";
-    } else if (s.isFloat || ir::isFloatElement(e) || ir::isComplexElement(e)) {
-      if (!ir::isFloatElement(e) && !ir::isComplexElement(e))
-        return emitError(locOf(typeTok), "expected integer elements, but parsed floating-point");
-      if (s.isComplex && !ir::isComplexElement(e))
-        return emitError(locOf(typeTok), "complex literal for the non-complex element type '" +
-                                             std::string(ir::elementTypeName(e)) + "'");
-      real = floatLiteral(s.text, e);
-      if (s.negative)
-        real = -real;
-      if (s.isComplex) {
-        imag = floatLiteral(s.imagText, e);
-        if (s.imagNegative)
-          imag = -imag;
-      }
-    } else {
-      uint64_t magnitude = std::strtoull(s.text.c_str(), nullptr, 0);
-      integer = s.negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
-      if (e == ElementType::I1 && integer != 0 && integer != 1)
-        return emitError(locOf(typeTok), "integer constant out of range for type");
-    }
-    appendElement(storage->raw, e, real, imag, integer);
-  }
-  attr = Attribute(std::move(storage));
+  storage.isSplat = splat && type.numElements() != 1;
+  for (const DenseScalar& s : literal.scalars)
+    if (std::optional<std::string> error = appendScalar(s, type.elementType(), storage.raw))
+      return emitError(locOf(typeTok), *error);
   return true;
 }
 

@@ -162,6 +162,15 @@ private:
   /// interned in one spelling and checked; any other is kept verbatim.
   bool opaqueTensorType(const Token& start, std::string_view raw, ir::Type& type);
   bool parseDenseElements(ir::Attribute& attr);
+  /// A dense literal as written, before its type is known (parser_attributes.cpp).
+  struct DenseLiteral;
+  bool parseDenseElement(DenseLiteral& literal);
+  bool parseDenseScalar(DenseLiteral& literal);
+  /// Fills `storage` (its type set) from the hex string of a dense literal.
+  bool denseFromHex(const std::string& hex, const Token& typeTok, ir::DenseElementsAttr& storage);
+  /// Fills `storage` (its type set) from the scalars of a dense literal.
+  bool denseFromScalars(const DenseLiteral& literal, const Token& typeTok,
+                        ir::DenseElementsAttr& storage);
   bool parseDenseArray(ir::Attribute& attr);
   bool parseDialectAttribute(ir::Attribute& attr);
   bool parseDialectAttributeBody(const std::string& name, const Token& nameTok,
