@@ -38,6 +38,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QShowEvent>
+#include <QResizeEvent>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -320,6 +321,27 @@ void MainWindow::showEvent(QShowEvent* event) {
   resizeDocks({values}, {h * 40 / 100}, Qt::Vertical);
   auto* graph = findChild<QDockWidget*>(QStringLiteral("graphDock"));
   resizeDocks({graph}, {width() * (narrow ? 28 : 29) / 100}, Qt::Horizontal);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  // QMainWindow gives a change of width to the central widget alone: shrinking the window would
+  // squeeze the source while the side columns keep their width. The columns keep their share of
+  // the width instead, as the defaults or the user set it.
+  const int oldWidth = event->oldSize().width(), newWidth = event->size().width();
+  if (!m_shownOnce || oldWidth <= 0 || newWidth == oldWidth)
+    return;
+  QList<QDockWidget*> columns;
+  QList<int> widths;
+  for (const char* name : {"graphDock", "inspectorDock"}) {
+    auto* dock = findChild<QDockWidget*>(QLatin1String(name));
+    if (dock && dock->isVisible() && !dock->isFloating()) {
+      columns.push_back(dock);
+      widths.push_back(static_cast<int>(static_cast<qint64>(dock->width()) * newWidth / oldWidth));
+    }
+  }
+  if (!columns.isEmpty())
+    resizeDocks(columns, widths, Qt::Horizontal);
 }
 
 void MainWindow::createToolBar() {

@@ -15,11 +15,15 @@
 #include "widgets/views/panels.h"
 #include "widgets/views/source_view.h"
 #include "widgets/views/tensor_sharding_view.h"
+
+#include <cmath>
+
 #include <QTextBlock>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
@@ -288,6 +292,39 @@ private Q_SLOTS:
                             .arg(inspector->width())));
   }
 
+  // Shrinking the window shrinks every column in proportion: without it QMainWindow takes the
+  // whole change from the source (1440 -> 1024 left it a fifth of the width, side columns whole).
+  void shrinkingTheWindowKeepsTheColumnsProportions() {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
+                                    "/../../resources/examples/mlp_tensor_parallel.mlir")));
+    auto* source = window.findChild<QWidget*>(QStringLiteral("sourceView"));
+    auto* graph = window.findChild<QDockWidget*>(QStringLiteral("graphDock"));
+    QVERIFY(source && graph);
+    const double sourceShare = double(source->width()) / window.width();
+    const double graphShare = double(graph->width()) / window.width();
+    window.resize(1100, 800);
+    QTest::qWait(200);
+    QCOMPARE(window.width(), 1100);
+    auto* inspector = window.findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
+    const QString sizes = QStringLiteral("source %1 -> %2 px, graph %3 -> %4 px, inspector %5")
+                              .arg(sourceShare * 1440)
+                              .arg(source->width())
+                              .arg(graphShare * 1440)
+                              .arg(graph->width())
+                              .arg(inspector->width());
+    QVERIFY2(double(source->width()) / window.width() > sourceShare - 0.05, qPrintable(sizes));
+    QVERIFY2(double(graph->width()) / window.width() < graphShare + 0.05, qPrintable(sizes));
+    // And back: the columns grow again in proportion.
+    window.resize(1440, 900);
+    QTest::qWait(200);
+    QVERIFY2(std::abs(double(source->width()) / window.width() - sourceShare) < 0.05,
+             qPrintable(QString::number(source->width())));
+  }
+
   // A small screen (1024x700) keeps every panel usable: the source shows whole lines' starts
   // and the mesh has room for its cells and legend.
   void smallWindowKeepsPanelsReadable() {
@@ -402,7 +439,7 @@ private Q_SLOTS:
     QCOMPARE(canvas->transform().m11(), GraphCanvas::kReadableScale);
     QVERIFY(shown().contains(scene.topLeft() + QPointF(5, 5)));
     QTRY_VERIFY_WITH_TIMEOUT(miniMap->isVisible(), 5000);
-    graph->findChild<QPushButton*>(QStringLiteral("graphFitButton"))->click();
+    graph->findChild<QAbstractButton*>(QStringLiteral("graphFitButton"))->click();
     QVERIFY(canvas->transform().m11() < GraphCanvas::kMinFitScale);
     // (Once the scroll bars are gone and the view refitted to its full viewport.)
     QTRY_VERIFY_WITH_TIMEOUT(shown().adjusted(-1, -1, 1, 1).contains(scene), 5000);

@@ -17,7 +17,7 @@
 #include <QMenu>
 #include <QGraphicsSceneContextMenuEvent>
 #include <QPainterPath>
-#include <QPushButton>
+#include <QToolButton>
 #include <QShortcut>
 #include <QMouseEvent>
 #include <QResizeEvent>
@@ -194,9 +194,9 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
   // Narrow windows: the combo and the search box give way (the combo's list still shows whole
   // names) and the status line wraps, so the graph dock never crowds out the source.
   m_function->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  m_function->setMinimumContentsLength(6);
+  m_function->setMinimumContentsLength(5);
   m_function->setMaximumWidth(180);
-  m_search->setMinimumWidth(70);
+  m_search->setMinimumWidth(60);
   m_status->setWordWrap(true);
   m_search->setObjectName(QStringLiteral("graphSearch"));
   m_search->setPlaceholderText(tr("Find (Ctrl+F)"));
@@ -204,11 +204,14 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
                           "attribute; Enter selects it"));
   m_search->setClearButtonEnabled(true);
   m_status->setObjectName(QStringLiteral("graphStatus"));
-  auto* fitButton = new QPushButton(tr("Fit"), this);
+  // A tool button and no "Function:" label (the combo says what it is in its tooltip): the
+  // bar's minimum width sets the graph column's in a narrow window.
+  auto* fitButton = new QToolButton(this);
+  fitButton->setText(tr("Fit"));
   fitButton->setObjectName(QStringLiteral("graphFitButton"));
   fitButton->setToolTip(tr("Fit the graph into the view"));
+  m_function->setToolTip(tr("The function the graph shows"));
   auto* bar = new QHBoxLayout;
-  bar->addWidget(new QLabel(tr("Function:"), this));
   bar->addWidget(m_function);
   bar->addWidget(fitButton);
   bar->addWidget(m_search, 1);
@@ -217,7 +220,7 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
   layout->addLayout(bar);
   layout->addWidget(m_view, 1);
   layout->addWidget(m_status);
-  connect(fitButton, &QPushButton::clicked, this, &GraphPanel::fit);
+  connect(fitButton, &QToolButton::clicked, this, &GraphPanel::fit);
   connect(m_search, &QLineEdit::returnPressed, this, &GraphPanel::search);
   auto* find = new QShortcut(QKeySequence::Find, this);
   find->setContext(Qt::WindowShortcut);
