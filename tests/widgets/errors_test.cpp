@@ -106,6 +106,52 @@ private Q_SLOTS:
     QCOMPARE(add->pen().color(), QColor(0xd0, 0x30, 0x30));
   }
 
+  // Collapsing the loop body that holds the problem op keeps the error on the body's summary
+  // node, with the op's line and message in its tooltip.
+  void problemInsideACollapsedClusterMarksItsSummary() {
+    const QString add = QStringLiteral("14:7:stablehlo.add");
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kWidgetData + QStringLiteral("/error_in_loop.mlir")));
+    auto* graph = window.findChild<GraphPanel*>();
+    QVERIFY(waitForGraph(graph, StageId::AsWritten));
+    QVERIFY(nodeOf(graph, add));
+    // The innermost cluster box around the add: the loop's body.
+    QString body;
+    double area = 1e18;
+    const QRectF addRect = nodeOf(graph, add)->sceneBoundingRect();
+    for (const GraphClusterItem& c : graph->graph()->clusters)
+      if (c.rect.contains(addRect.center()) && c.rect.width() * c.rect.height() < area) {
+        body = c.id;
+        area = c.rect.width() * c.rect.height();
+      }
+    QVERIFY2(!body.isEmpty(), "the loop body is a cluster");
+    graph->setClusterExpanded(body, false);
+    QElapsedTimer timer;
+    timer.start();
+    const GraphNodeItem* summary = nullptr;
+    while (!summary && timer.elapsed() < 30000) {
+      QTest::qWait(20);
+      if (graph->graph())
+        for (const GraphNodeItem& n : graph->graph()->nodes)
+          if (n.clusterId == body)
+            summary = &n;
+    }
+    QVERIFY(summary);
+    QVERIFY(summary->innerOpIds.contains(add));
+    QVERIFY(!nodeOf(graph, add)); // hidden in the collapsed body
+    QGraphicsRectItem* node = nullptr;
+    for (QGraphicsItem* item : graph->scene()->items())
+      if (auto* rect = dynamic_cast<QGraphicsRectItem*>(item);
+          rect && rect->data(GraphPanel::ClusterData).toString() == body &&
+          rect->data(GraphPanel::KindData).toString() == QStringLiteral("summary"))
+        node = rect;
+    QVERIFY(node);
+    QCOMPARE(node->pen().color(), QColor(0xd0, 0x30, 0x30));
+    QVERIFY2(node->toolTip().contains(QStringLiteral("error inside (line 14): ") + kIllegalMessage),
+             qPrintable(node->toolTip()));
+  }
+
   // Under explicit axes the edges carry JAX's types: the dot and tanh results are f32[8@X,8] and
   // `skip` is f32[8,8@X], the two operand types of the message.
   void explicitTypesOnEdgesAndValues() {

@@ -72,6 +72,16 @@ layout::GraphAnnotations annotate(const session::Program& program,
   return annotations;
 }
 
+// The ids of the ops inside cluster `c` of `graph`, nested clusters included.
+void addInnerOpIds(const layout::ProgramGraph& graph, int c, QStringList& out) {
+  const layout::GraphCluster& cluster = graph.clusters[static_cast<size_t>(c)];
+  for (int n : cluster.nodes)
+    if (const ir::Operation* op = graph.nodes[static_cast<size_t>(n)].op)
+      out.push_back(opIdOf(*op));
+  for (int child : cluster.children)
+    addInnerOpIds(graph, child, out);
+}
+
 // Copies the laid-out graph into the snapshot, with the house styles of each kind.
 void fillLayout(GraphSnapshot& snap, const layout::ProgramGraph& graph,
                 const layout::VisibleGraph& visible, const layout::GraphLayout& l) {
@@ -85,8 +95,10 @@ void fillLayout(GraphSnapshot& snap, const layout::ProgramGraph& graph,
     item.kind = QString::fromLatin1(layout::nodeKindName(vn.kind));
     if (vn.graphNode >= 0 && graph.nodes[vn.graphNode].op)
       item.opId = opIdOf(*graph.nodes[vn.graphNode].op);
-    if (vn.kind == layout::NodeKind::Summary && vn.graphCluster >= 0)
+    if (vn.kind == layout::NodeKind::Summary && vn.graphCluster >= 0) {
       item.clusterId = QString::fromStdString(graph.clusters[vn.graphCluster].id);
+      addInnerOpIds(graph, vn.graphCluster, item.innerOpIds);
+    }
     for (const std::string& line : layout::labelLines(vn))
       item.lines.push_back(QString::fromStdString(line));
     item.note = QString::fromStdString(vn.note);

@@ -270,6 +270,9 @@ struct GraphNodeItem {
   QString opId;    ///< the op's id (see ValueRow), empty for arguments, results, pbroadcasts
   QString kind;    ///< `op`, `collective`, `inserted-collective`, `summary`, ...
   QString clusterId; ///< for a summary node: the collapsed cluster
+  /// For a summary node: the ops inside the collapsed cluster, nested ones included (so that
+  /// their problems mark it).
+  QStringList innerOpIds;
   QStringList lines; ///< label lines: title, then attributes
   QString note;
   qint64 bytes = -1;

@@ -455,9 +455,15 @@ void GraphPanel::addNodes(const QFont& font, const QFont& small) {
       tip += QStringLiteral("\n") + n.note;
     if (!n.clusterId.isEmpty())
       tip += tr("\n(double-click to expand)");
-    const QStringList errors = n.opId.isEmpty() ? QStringList() : m_problemOps.value(n.opId);
+    QStringList errors = n.opId.isEmpty() ? QStringList() : m_problemOps.value(n.opId);
     for (const QString& error : errors)
       tip += tr("\nerror: %1").arg(error);
+    // A collapsed cluster carries the problems of the ops inside it.
+    for (const QString& inner : n.innerOpIds)
+      for (const QString& error : m_problemOps.value(inner)) {
+        errors.push_back(error);
+        tip += tr("\nerror inside (line %1): %2").arg(inner.section(QLatin1Char(':'), 0, 0), error);
+      }
     item->setData(kProblemRole, errors.join(QLatin1Char('\n')));
     const bool added = !n.opId.isEmpty() && m_addedOps.contains(n.opId);
     if (added) {
