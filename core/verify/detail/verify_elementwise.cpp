@@ -41,14 +41,29 @@ bool sameTypeInfer(const OpContext& ctx) {
   return inferred && checkInferredTypes(ctx, {*inferred});
 }
 
+// The shape trait on quantized operands and results (read through their quantized types; one
+// that cannot be read is not judged).
+bool checkSameQuantizedShapes(const OpContext& ctx, std::span<const ir::Type> types) {
+  std::optional<std::vector<int64_t>> first = shapeOf(types.front());
+  for (ir::Type t : types) {
+    std::optional<std::vector<int64_t>> shape = shapeOf(t);
+    if (!first || !shape)
+      return true;
+    if (!compatibleShapes(*shape, *first))
+      return ctx.opError("requires the same shape for all operands and results");
+  }
+  return true;
+}
+
 // `AddOp`: the base class's shape traits, then `verifyAddOp`'s element type message, or its
-// quantization rules when a type is quantized (their shapes are not compared).
+// quantization rules when a type is quantized.
 bool addEntry(const OpContext& ctx) {
   if (ctx.op.numOperands() != 2 || ctx.op.numResults() != 1)
     return true;
   ir::Type types[] = {ctx.operandType(0), ctx.operandType(1), ctx.resultType(0)};
   if (anyQuantized(types))
-    return checkBinaryQuantization(ctx, types[0], types[1], types[2]);
+    return checkSameQuantizedShapes(ctx, types) &&
+           checkBinaryQuantization(ctx, types[0], types[1], types[2]);
   if (!allTensors(ctx.op))
     return true;
   if (!checkSameShapes(ctx) || !checkElementwise(ctx))
