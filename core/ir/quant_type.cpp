@@ -60,12 +60,17 @@ struct Cursor {
 
 int storageBits(const QuantType& q) { return elementBitWidth(q.storage); }
 
+// The range of a `bits`-wide storage integer, saturated to int64 (a 64-bit storage type is
+// refused by the invariants, but its range is read first).
 int64_t defaultStorageMin(QuantType::Sign sign, int bits) {
-  return sign == QuantType::Sign::Unsigned ? 0 : -(int64_t{1} << (bits - 1));
+  if (sign == QuantType::Sign::Unsigned)
+    return 0;
+  return bits >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (bits - 1));
 }
 int64_t defaultStorageMax(QuantType::Sign sign, int bits) {
-  return sign == QuantType::Sign::Unsigned ? (int64_t{1} << bits) - 1
-                                           : (int64_t{1} << (bits - 1)) - 1;
+  if (sign == QuantType::Sign::Unsigned)
+    return bits >= 63 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << bits) - 1;
+  return bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (bits - 1)) - 1;
 }
 
 // `i8`, `si8` or `ui8`: the storage integer of one of the widths the IR has.
@@ -245,7 +250,7 @@ std::optional<std::string> quantInvariantError(const QuantType& q) {
   int bits = storageBits(q);
   if (bits > 32)
     return "illegal storage type size: " + std::to_string(bits);
-  if (q.storageMax - q.storageMin <= 0 || q.storageMin < defaultStorageMin(q.storageSign, bits) ||
+  if (q.storageMax <= q.storageMin || q.storageMin < defaultStorageMin(q.storageSign, bits) ||
       q.storageMax > defaultStorageMax(q.storageSign, bits))
     return "illegal storage min and storage max: (" + std::to_string(q.storageMin) + ":" +
            std::to_string(q.storageMax) + ")";

@@ -55,6 +55,11 @@ TEST(QuantTypeTest, NamesTheInvariantABrokenTypeBreaks) {
             "illegal storage min and storage max: (-200:100)");
   EXPECT_EQ(problem("tensor<2x!quant.uniform<i8<5:5>:f32, 0.5>>"),
             "illegal storage min and storage max: (5:5)");
+  // Extreme ranges and widths are judged without overflowing (the sanitizers watch this).
+  EXPECT_EQ(problem("tensor<2x!quant.uniform<i8<-9223372036854775808:9223372036854775807>:f32, "
+                    "0.5>>"),
+            "illegal storage min and storage max: (-9223372036854775808:9223372036854775807)");
+  EXPECT_EQ(problem("tensor<2x!quant.uniform<ui64:f32, 0.5>>"), "illegal storage type size: 64");
   EXPECT_EQ(problem("tensor<2x!quant.uniform<i8:i32, 0.5>>"), "expressed type must be floating point");
   // f16's largest finite value is 65504 and its smallest subnormal 2^-24.
   EXPECT_EQ(problem("tensor<2x!quant.uniform<i4:f16, 65504.0>>"), "none");
