@@ -66,6 +66,11 @@ void GlobalToLocalConverter::forget(Operation& op) {
 }
 
 void GlobalToLocalConverter::replace(Operation& op, std::span<Value* const> with) {
+  // A StableHLO op rewritten into several: the op giving each result stands for it.
+  if (m_standIns && op.name().starts_with("stablehlo."))
+    for (unsigned i = 0; i < op.numResults() && i < with.size(); ++i)
+      if (const Operation* by = with[i] ? with[i]->definingOp() : nullptr; by && by != &op)
+        m_standIns->push_back({by, std::string(op.name()), op.loc()});
   for (unsigned i = 0; i < op.numResults(); ++i) {
     // Later rewrites read the global view of the replacement (e.g. a collective on it).
     if (const GlobalInfo* old = info(op.result(i)); old && !m_global.contains(with[i]))
@@ -225,8 +230,9 @@ bool GlobalToLocalConverter::sameLayout(const ShardingLayout* a, const ShardingL
 } // namespace detail
 
 bool convertGlobalToLocal(ir::Module& module, const ConvertGlobalToLocalOptions& options,
-                          support::DiagnosticSink& sink, std::vector<LoweredCollective>* log) {
-  detail::GlobalToLocalConverter converter(module, options, sink, log);
+                          support::DiagnosticSink& sink, std::vector<LoweredCollective>* log,
+                          std::vector<StandIn>* standIns) {
+  detail::GlobalToLocalConverter converter(module, options, sink, log, standIns);
   converter.startChannelsAfter(detail::nextChannelHandle(module));
   return converter.run();
 }

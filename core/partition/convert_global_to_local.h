@@ -37,6 +37,17 @@ struct LoweredCollective {
   std::string reason;
 };
 
+/// An op of the per-device program whose result stands for the result of a global StableHLO op
+/// that the conversion replaced by several ops at the same location (a sharded `iota` by a local
+/// `iota` plus an offset `add`: the `add` stands for the `iota`). Tools that pair per-device ops
+/// with global ones by location and name pair this op with `source`, and the other ops named
+/// `source` at that location (the local `iota`) with none.
+struct StandIn {
+  const ir::Operation* op = nullptr;
+  std::string source;
+  support::SourceLocation sourceLoc;
+};
+
 /// `-sdy-convert-global-to-local`: rewrites every function from the global (logical) view to
 /// the program one device runs. Every value gets its per-device type (`ShardingLayout` local
 /// shape of its sharding); `sdy.manual_computation` bodies are inlined; ops whose result depends
@@ -50,9 +61,11 @@ struct LoweredCollective {
 /// dynamic slice, `replicated_to_unreduced` / `sharded_to_unreduced` by zeroing; sharding
 /// constraints and reshards left unlowered go through the replicated value. Shardings and meshes
 /// stay (`-sdy-drop-sharding-and-mesh`, core/propagation, removes them). When `log` is given, each
-/// inserted device-dependent op is appended with what it came from.
+/// inserted device-dependent op is appended with what it came from; when `standIns` is given,
+/// each replaced StableHLO op's stand-in (see StandIn).
 bool convertGlobalToLocal(ir::Module& module, const ConvertGlobalToLocalOptions& options,
                           support::DiagnosticSink& sink,
-                          std::vector<LoweredCollective>* log = nullptr);
+                          std::vector<LoweredCollective>* log = nullptr,
+                          std::vector<StandIn>* standIns = nullptr);
 
 } // namespace shardscope::partition

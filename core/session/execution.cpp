@@ -212,7 +212,9 @@ bool Execution::prepareStage(Program& program, Stage stage, const std::string& f
     return false;
   }
   m_globalIndex = std::make_unique<OpIndex>(*m_global);
-  m_moduleIndex = m_global == m_module ? nullptr : std::make_unique<OpIndex>(*m_module);
+  m_moduleIndex = m_global == m_module
+                      ? nullptr
+                      : std::make_unique<OpIndex>(*m_module, program.standIns());
   m_mesh = perDevice ? programMesh(*m_global, m_globalFunction) : nullptr;
   m_numDevices = m_mesh ? sharding::MeshView(*m_mesh).totalSize() : 1;
 
@@ -447,7 +449,7 @@ const exec::Tensor* Execution::referenceValue(const ir::Operation& op, unsigned 
   if (!m_referenceFunction)
     return nullptr;
   // Reference ops come from the same source, so they match by location and name.
-  const ir::Operation* refOp = m_referenceIndex ? m_referenceIndex->find(op) : nullptr;
+  const ir::Operation* refOp = m_referenceIndex ? referenceOpOf(op) : nullptr;
   auto it = refOp ? m_referenceValues.find(refOp) : m_referenceValues.end();
   if (it == m_referenceValues.end() || index >= it->second.size())
     return nullptr;
@@ -473,18 +475,24 @@ bool Execution::compared(const ir::Value* value) const {
   return op && m_compared.count({op, value->index()}) > 0;
 }
 
+// The reference op `op` (of the running module) stands for: as its own location and name, or as
+// the per-device conversion's stand-ins say (the `add` that offsets a local `iota` is the iota).
+const ir::Operation* Execution::referenceOpOf(const ir::Operation& op) const {
+  return m_moduleIndex ? m_referenceIndex->findFrom(*m_moduleIndex, op) : m_referenceIndex->find(op);
+}
+
 const exec::Tensor* Execution::referenceBound(const ir::Operation& op, unsigned index) const {
-  const ir::Operation* refOp = m_referenceIndex && m_bounds ? m_referenceIndex->find(op) : nullptr;
+  const ir::Operation* refOp = m_referenceIndex && m_bounds ? referenceOpOf(op) : nullptr;
   return refOp && index < refOp->numResults() ? m_bounds->bound(refOp->result(index)) : nullptr;
 }
 
 bool Execution::referenceEstimated(const ir::Operation& op, unsigned index) const {
-  const ir::Operation* refOp = m_referenceIndex && m_bounds ? m_referenceIndex->find(op) : nullptr;
+  const ir::Operation* refOp = m_referenceIndex && m_bounds ? referenceOpOf(op) : nullptr;
   return refOp && index < refOp->numResults() && m_bounds->estimated(refOp->result(index));
 }
 
 bool Execution::referenceUnstable(const ir::Operation& op, unsigned index) const {
-  const ir::Operation* refOp = m_referenceIndex && m_bounds ? m_referenceIndex->find(op) : nullptr;
+  const ir::Operation* refOp = m_referenceIndex && m_bounds ? referenceOpOf(op) : nullptr;
   return refOp && index < refOp->numResults() && m_bounds->unstable(refOp->result(index));
 }
 

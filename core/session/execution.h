@@ -236,6 +236,7 @@ private:
   std::string m_noReference; // why there is no reference run, when there is none
   std::unique_ptr<OpIndex> m_globalIndex;
   std::unique_ptr<OpIndex> m_moduleIndex; // null when the running module is the global one
+  const ir::Operation* referenceOpOf(const ir::Operation& op) const;
   std::unique_ptr<OpIndex> m_referenceIndex;
   const ir::Mesh* m_mesh = nullptr;
   int64_t m_numDevices = 1;

@@ -1,5 +1,7 @@
 #include "core/session/program.h"
 
+#include "core/partition/convert_global_to_local.h"
+
 #include "core/analysis/collective_cost.h"
 #include "core/autodiff/autodiff.h"
 #include "core/io/mlir/mlir.h"
@@ -191,6 +193,15 @@ std::unique_ptr<ir::Module> Program::derive(Stage stage, const ir::Module& from,
     if (!invocation.options.parse(pass.options, error)) {
       sink.error({m_fileId, 1, 1, 0}, "-" + std::string(pass.name) + ": " + error);
       return nullptr;
+    }
+    // The conversion runs directly, to keep the record of which op stands for which.
+    if (pass.name == "sdy-convert-global-to-local" && pass.options.empty()) {
+      std::vector<partition::StandIn> standIns;
+      if (!partition::convertGlobalToLocal(*module, {}, tracking, nullptr, &standIns) ||
+          tracking.hadError() || cancelled())
+        return nullptr;
+      m_standIns = std::move(standIns);
+      continue;
     }
     if (!pipeline::runPasses(*module, std::span(&invocation, 1), tracking) ||
         tracking.hadError() || cancelled())
@@ -512,6 +523,27 @@ const ir::Mesh* programMesh(const ir::Module& module, const ir::Operation* funct
   return meshes == 1 ? only : nullptr;
 }
 
+OpIndex::OpIndex(const ir::Module& module, std::span<const partition::StandIn> standIns)
+    : OpIndex(module) {
+  for (const partition::StandIn& s : standIns) {
+    const support::SourceLocation loc = s.sourceLoc;
+    m_standIns.emplace(s.op, std::make_tuple(loc.fileId, loc.line, loc.column, s.source));
+    m_shadowed.emplace(loc.fileId, loc.line, loc.column, s.source);
+  }
+}
+
+const ir::Operation* OpIndex::findFrom(const OpIndex& from, const ir::Operation& op) const {
+  if (auto it = from.m_standIns.find(&op); it != from.m_standIns.end()) {
+    const auto& [file, line, column, name] = it->second;
+    auto found = m_ops.find(std::make_tuple(file, line, column, std::string_view(name)));
+    return found == m_ops.end() ? nullptr : found->second;
+  }
+  const support::SourceLocation loc = op.loc();
+  if (from.m_shadowed.count(std::make_tuple(loc.fileId, loc.line, loc.column, std::string(op.name()))))
+    return nullptr; // a helper of a replaced op (its stand-in is another op)
+  return find(op);
+}
+
 OpIndex::OpIndex(const ir::Module& module) {
   module.op().walk([&](const ir::Operation& op) {
     support::SourceLocation loc = op.loc();
@@ -548,7 +580,7 @@ std::optional<size_t> OpIndex::collectivePosition(const ir::Operation& op) const
 
 const ir::Operation* correspondingOp(const OpIndex& from, const OpIndex& to,
                                      const ir::Operation& op) {
-  if (const ir::Operation* same = to.find(op))
+  if (const ir::Operation* same = to.findFrom(from, op))
     return same;
   if (std::optional<size_t> position = from.collectivePosition(op))
     return to.collectiveAt(op.loc(), *position);

@@ -4,6 +4,7 @@
 // and the MPI server see a program.
 
 #include "core/ir/module.h"
+#include "core/partition/convert_global_to_local.h"
 #include "core/partition/reshard_to_collectives.h"
 #include "core/session/analyses.h"
 #include "core/session/input_form.h"
@@ -19,6 +20,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,8 +74,15 @@ using CancelFlag = std::atomic<bool>;
 class OpIndex {
 public:
   explicit OpIndex(const ir::Module& module);
+  /// A per-device module's index with the conversion's stand-ins (see partition::StandIn): as
+  /// the `from` of `findFrom`, a stand-in is its source op, and the other ops with a source's
+  /// location and name (the helpers of a replaced op) are no op.
+  OpIndex(const ir::Module& module, std::span<const partition::StandIn> standIns);
   /// The first op (in pre-order) with `op`'s location and name; null when there is none.
   const ir::Operation* find(const ir::Operation& op) const;
+  /// The op of this index's module that `op` of the module `from` indexes stands for: as `find`,
+  /// with `from`'s stand-ins.
+  const ir::Operation* findFrom(const OpIndex& from, const ir::Operation& op) const;
   /// Collectives change names between stages (`sdy.all_gather` becomes `stablehlo.all_gather`)
   /// and one reshard may become several at the same location: the `position`-th collective
   /// (in pre-order) at `loc`, or null.
@@ -84,6 +94,9 @@ private:
   using Key = std::tuple<uint32_t, uint32_t, uint32_t>;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, std::string_view>, const ir::Operation*> m_ops;
   std::map<Key, std::vector<const ir::Operation*>> m_collectives;
+  using NamedKey = std::tuple<uint32_t, uint32_t, uint32_t, std::string>;
+  std::unordered_map<const ir::Operation*, NamedKey> m_standIns;
+  std::set<NamedKey> m_shadowed;
 };
 
 /// Finds the op of `to` that corresponds to `op` of the module `from` indexes: the same source op,
@@ -143,6 +156,10 @@ public:
   /// The module as written (always available after a successful load).
   const ir::Module& asWritten() const { return *m_stages[0]; }
 
+  /// The ops of the `PerDevice` stage that stand for a global op the conversion replaced by
+  /// several (see partition::StandIn); empty until that stage has been computed.
+  const std::vector<partition::StandIn>& standIns() const { return m_standIns; }
+
   /// Why each collective of the `Partitioned` stage was inserted (empty until that stage has been
   /// computed). Explicit collectives of the source are not listed.
   const std::vector<partition::InsertedCollective>& insertedCollectives() const {
@@ -201,6 +218,7 @@ private:
   std::array<std::string, kAllStages.size()> m_defaultFunctions;
   std::array<std::unique_ptr<Program>, kGradientStages.size()> m_gradientPrograms;
   std::vector<partition::InsertedCollective> m_inserted;
+  std::vector<partition::StandIn> m_standIns;
   std::mutex m_analysesMutex;
   std::array<std::unique_ptr<StageAnalyses>, kAllStages.size()> m_analyses;
   struct CauseIndex {

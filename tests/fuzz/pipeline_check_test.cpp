@@ -64,18 +64,6 @@ TEST(PipelineFuzzCorpus, CorpusAndRegressionsPassTheCheck) {
     EXPECT_EQ(checkPipeline(text), "") << name;
 }
 
-// Findings not fixed yet (regressions/pipeline_open/README.md): each is still found, so that a
-// fix moves it to the regressions that must pass.
-TEST(PipelineFuzzCorpus, OpenFindingsAreStillFound) {
-  for (const auto& [name, text] : filesIn(kFuzzDir / "regressions" / "pipeline_open"))
-    EXPECT_NE(checkPipeline(text), "") << name << ": fixed? move it to regressions/pipeline/";
-}
-
-TEST(PipelineFuzzCorpus, DISABLED_OpenFindingsAreFixed) {
-  for (const auto& [name, text] : filesIn(kFuzzDir / "regressions" / "pipeline_open"))
-    EXPECT_EQ(checkPipeline(text), "") << name;
-}
-
 TEST(PipelineFuzzCheck, ValidProgramRunsThroughEveryStage) {
   ASSERT_TRUE(loads(kMatmul));
   EXPECT_EQ(checkPipeline(kMatmul), "");

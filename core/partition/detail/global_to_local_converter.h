@@ -40,8 +40,9 @@ struct GatherMasking;
 class GlobalToLocalConverter {
 public:
   GlobalToLocalConverter(ir::Module& module, const ConvertGlobalToLocalOptions& options,
-                         support::DiagnosticSink& sink, std::vector<LoweredCollective>* log)
-      : m_module(module), m_options(options), m_sink(sink), m_log(log) {
+                         support::DiagnosticSink& sink, std::vector<LoweredCollective>* log,
+                         std::vector<StandIn>* standIns)
+      : m_module(module), m_options(options), m_sink(sink), m_log(log), m_standIns(standIns) {
     m_model.replicaCount = options.replicaCount;
     m_model.partitionCount = options.partitionCount;
   }
@@ -182,6 +183,7 @@ private:
   const ConvertGlobalToLocalOptions& m_options;
   support::DiagnosticSink& m_sink;
   std::vector<LoweredCollective>* m_log;
+  std::vector<StandIn>* m_standIns;
   DeviceModel m_model;
   int64_t m_nextChannel = 1;
   GlobalTable m_global;

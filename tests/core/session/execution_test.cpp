@@ -85,6 +85,35 @@ TEST(ExecutionTest, GlobalMatmulRunsOnFourDevicesAndMatchesTheReference) {
   EXPECT_TRUE(allReduce);
 }
 
+// A sharded iota runs as a local iota plus its block's offset, both at the iota's location: the
+// check compares the offset value with the reference block ([4, 5, 6, 7] on X = 1), and the
+// local iota ([0, 1, 2, 3] everywhere) with nothing.
+TEST(ExecutionTest, ShardedIotaIsCheckedThroughTheValueThatStandsForIt) {
+  auto run = prepare("session/sharded_iota.mlir", "main");
+  ASSERT_TRUE(run);
+  Execution& e = *run->execution;
+  ASSERT_TRUE(e.start()) << messages(run->sink);
+  EXPECT_EQ(e.runToEnd(), StopReason::Finished) << messages(run->sink);
+  EXPECT_TRUE(e.divergences().empty()) << e.divergences().front().message;
+  std::string error;
+  auto results = e.globalResults(error);
+  ASSERT_TRUE(results) << error;
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ((*results)[0].intAt(i), i);
+  // The offset add was compared as the iota; the local iota was not.
+  bool addChecked = false, localIotaChecked = false;
+  e.module().op().walk([&](const ir::Operation& op) {
+    if (op.loc().line != 5 || op.numResults() != 1)
+      return;
+    if (op.is("stablehlo.add"))
+      addChecked = e.compared(op.result(0));
+    if (op.is("stablehlo.iota"))
+      localIotaChecked = e.compared(op.result(0));
+  });
+  EXPECT_TRUE(addChecked);
+  EXPECT_FALSE(localIotaChecked);
+}
+
 TEST(ExecutionTest, ShardMapSeedsMatchTheirReferences) {
   for (std::string fn : {"matmul_basic", "matmul_reduce_scatter", "ring_shift"}) {
     SCOPED_TRACE(fn);
