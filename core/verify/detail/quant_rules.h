@@ -32,6 +32,10 @@ bool anyQuantized(std::span<const ir::Type> types);
 /// (`isValidStablehloQuantizedElementType`, `isValidQuantizedDimension`): "operand #0 must be
 /// ranked tensor of ..., but got '...'".
 bool checkQuantTypeClasses(const OpContext& ctx);
+/// The element type classes of the elementwise ops' plain operands (`sine` takes floats or
+/// complex numbers, `and` booleans or integers, ...): ODS's "operand #0 must be ranked tensor of
+/// ..." (`verify_type_classes.cpp`).
+bool checkElementTypeClasses(const OpContext& ctx);
 
 /// `add_c2`...`add_c7`: both operands and the result quantized alike, with one storage and one
 /// expressed type, and per-axis parameters only on the same dimension as the result's.
