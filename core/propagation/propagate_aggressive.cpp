@@ -1,6 +1,7 @@
 #include "core/propagation/propagate_aggressive.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <string_view>
 #include <tuple>
@@ -68,10 +69,13 @@ std::vector<SourceTensor> sourceTensors(const ShardingProjection& projection,
   std::vector<SourceTensor> sources(factorSizes.size());
   for (size_t t = 0; t < projection.numTensors(); ++t) {
     const TensorFactorShardings& tensor = projection.tensor(t);
+    // The tensor's size by its factors, saturated: a rule may give factor sizes that do not
+    // multiply to the tensor's (Shardy does not check them), even ones near the int64 limits.
     int64_t size = 1;
     for (size_t f = 0; f < tensor.factors.size(); ++f)
-      if (tensor.factors[f])
-        size *= factorSizes[f];
+      if (tensor.factors[f] && factorSizes[f] > 0 &&
+          __builtin_mul_overflow(size, factorSizes[f], &size))
+        size = std::numeric_limits<int64_t>::max();
     for (size_t f = 0; f < tensor.factors.size(); ++f) {
       if (!tensor.factors[f] || candidates[f].empty() ||
           !isAxisListPrefix(candidates[f], tensor.factors[f]->axes))
