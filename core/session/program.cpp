@@ -1,7 +1,5 @@
 #include "core/session/program.h"
 
-#include "core/partition/convert_global_to_local.h"
-
 #include "core/analysis/collective_cost.h"
 #include "core/autodiff/autodiff.h"
 #include "core/io/mlir/mlir.h"

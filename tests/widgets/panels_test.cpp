@@ -69,6 +69,15 @@ QStringList bundledPrograms() {
   return out;
 }
 
+// Shows `window` at `width` x `height` with the tensor-parallel example open.
+bool showExampleAt(MainWindow& window, int width, int height) {
+  window.resize(width, height);
+  window.show();
+  return QTest::qWaitForWindowExposed(&window) &&
+         openAndWait(window, kDataDir + QStringLiteral(
+                                 "/../../resources/examples/mlp_tensor_parallel.mlir"));
+}
+
 } // namespace
 
 class PanelsTest : public QObject {
@@ -276,11 +285,7 @@ private Q_SLOTS:
   // gets the widest column: wider than the graph dock and the inspector's column.
   void defaultWindowGivesTheSourceTheWidestColumn() {
     MainWindow window;
-    window.resize(1440, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
-                                    "/../../resources/examples/mlp_tensor_parallel.mlir")));
+    QVERIFY(showExampleAt(window, 1440, 900));
     auto* source = window.findChild<QWidget*>(QStringLiteral("sourceView"));
     auto* graph = window.findChild<QDockWidget*>(QStringLiteral("graphDock"));
     auto* inspector = window.findChild<QDockWidget*>(QStringLiteral("inspectorDock"));
@@ -296,11 +301,7 @@ private Q_SLOTS:
   // whole change from the source (1440 -> 1024 left it a fifth of the width, side columns whole).
   void shrinkingTheWindowKeepsTheColumnsProportions() {
     MainWindow window;
-    window.resize(1440, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
-                                    "/../../resources/examples/mlp_tensor_parallel.mlir")));
+    QVERIFY(showExampleAt(window, 1440, 900));
     auto* source = window.findChild<QWidget*>(QStringLiteral("sourceView"));
     auto* graph = window.findChild<QDockWidget*>(QStringLiteral("graphDock"));
     QVERIFY(source && graph);
@@ -329,11 +330,7 @@ private Q_SLOTS:
   // and the mesh has room for its cells and legend.
   void smallWindowKeepsPanelsReadable() {
     MainWindow window;
-    window.resize(1024, 700);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(openAndWait(window, kDataDir + QStringLiteral(
-                                    "/../../resources/examples/mlp_tensor_parallel.mlir")));
+    QVERIFY(showExampleAt(window, 1024, 700));
     auto* source = window.findChild<QWidget*>(QStringLiteral("sourceView"));
     const int column = source->fontMetrics().horizontalAdvance(QLatin1Char('x'));
     QVERIFY2(source->width() >= 30 * column, qPrintable(QString::number(source->width())));

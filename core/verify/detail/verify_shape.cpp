@@ -180,11 +180,15 @@ bool checkReshapeCounts(const OpContext& ctx, std::span<const int64_t> operand,
                    ") doesn't match expected number of elements (" + std::to_string(*in) + ")");
 }
 
+bool isQuantizedOp(const OpContext& ctx) {
+  return anyQuantized(ir::operandTypes(ctx.op)) || anyQuantized(ir::resultTypes(ctx.op));
+}
+
 bool verifyReshape(const OpContext& ctx) {
   if (ctx.op.numOperands() != 1 || ctx.op.numResults() != 1)
     return true;
   ir::Type operand = ctx.operandType(0), result = ctx.resultType(0);
-  if (anyQuantized(ir::operandTypes(ctx.op)) || anyQuantized(ir::resultTypes(ctx.op))) {
+  if (isQuantizedOp(ctx)) {
     std::optional<std::vector<int64_t>> from = shapeOf(operand), to = shapeOf(result);
     return !from || !to ||
            (checkReshapeCounts(ctx, *from, *to) && checkReshapeQuantization(ctx, operand, result));
@@ -193,10 +197,6 @@ bool verifyReshape(const OpContext& ctx) {
     return true;
   return checkCompatibleElementTypes(ctx) &&
          checkReshapeCounts(ctx, operand.shape(), result.shape());
-}
-
-bool isQuantizedOp(const OpContext& ctx) {
-  return anyQuantized(ir::operandTypes(ctx.op)) || anyQuantized(ir::resultTypes(ctx.op));
 }
 
 bool transposeEntry(const OpContext& ctx) {
