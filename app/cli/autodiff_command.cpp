@@ -5,11 +5,9 @@
 #include "app/cli/cli_support.h"
 #include "app/cli/program.h"
 
-#include "core/analysis/collective_cost.h"
-#include "core/autodiff/autodiff.h"
-#include "core/autodiff/function_costs.h"
 #include "core/io/mlir/mlir.h"
 #include "core/session/program.h"
+#include "core/session/transforms.h"
 #include "core/support/format_bytes.h"
 
 #include <cstdio>
@@ -19,7 +17,7 @@ namespace shardscope::cli {
 
 namespace {
 
-enum class Transform { Grad, Transpose };
+using session::Transform;
 
 struct AutodiffOptions {
   std::string file;
@@ -181,46 +179,20 @@ void printTotals(const char* label, const analysis::CostSummary& costs) {
               axes.empty() ? "" : ("  (" + axes + ")").c_str());
 }
 
-// Outside manual computations the partitioner inserts the collectives: partition the module
-// (as `partition` does) and, when it added any to the two functions, print their totals.
-void printPartitioned(const ir::Module& module, const std::string& efficientName,
-                      const std::string& naiveName, size_t written) {
-  support::CollectingSink sink;
-  auto program = session::Program::fromText("<autodiff>", io::mlir::printModule(module), sink);
-  const ir::Module* partitioned =
-      program ? program->stage(session::Stage::Partitioned, sink) : nullptr;
-  const ir::Operation* efficient =
-      partitioned ? partitioned->lookupFunction(efficientName) : nullptr;
-  const ir::Operation* naive = partitioned ? partitioned->lookupFunction(naiveName) : nullptr;
-  if (!efficient || !naive) {
+// Partitioning inserts collectives outside manual computations: when it adds any to the two
+// functions, print their totals.
+void printPartitioned(const session::TransformResult& result, size_t written) {
+  session::PartitionedCosts p = result.partitionedCosts();
+  if (!p.partitioned) {
     std::printf("\nafter partitioning: the module does not partition%s%s\n",
-                sink.diagnostics().empty() ? "" : ": ",
-                sink.diagnostics().empty() ? "" : sink.diagnostics().front().message.c_str());
+                p.error.empty() ? "" : ": ", p.error.c_str());
     return;
   }
-  analysis::CostSummary e = autodiff::functionCosts(*partitioned, *efficient);
-  analysis::CostSummary n = autodiff::functionCosts(*partitioned, *naive);
-  if (e.collectives.size() + n.collectives.size() == written)
+  if (p.efficient.collectives.size() + p.naive.collectives.size() == written)
     return;
   std::printf("\nafter partitioning (with the collectives the partitioner inserts):\n");
-  printTotals("efficient", e);
-  printTotals("naive", n);
-}
-
-autodiff::AutodiffResult build(Transform t, ir::Module& module, const AutodiffOptions& o,
-                               autodiff::CollectiveRules rules, support::DiagnosticSink& sink) {
-  if (t == Transform::Grad) {
-    autodiff::GradOptions options;
-    options.function = o.function;
-    options.wrt = o.arguments;
-    options.rules = rules;
-    return autodiff::grad(module, options, sink);
-  }
-  autodiff::TransposeOptions options;
-  options.function = o.function;
-  options.linearIn = o.arguments;
-  options.rules = rules;
-  return autodiff::transpose(module, options, sink);
+  printTotals("efficient", p.efficient);
+  printTotals("naive", p.naive);
 }
 
 // Prints located diagnostics with their source line and caret, the others (no function, ...) as
@@ -250,46 +222,40 @@ int runAutodiff(Transform t, const std::vector<std::string>& args) {
   std::unique_ptr<LoadedProgram> program = loadProgram(o.file);
   if (!program)
     return 1;
-  // The transforms add functions (with options the session's gradient stages do not take): they
-  // work on a copy of the program as written.
-  program->owned = program->module->clone();
-  program->module = program->owned.get();
   CommandSink tracking(program->sources);
-  auto rules = o.naive ? autodiff::CollectiveRules::Naive : autodiff::CollectiveRules::Efficient;
-  auto other = o.naive ? autodiff::CollectiveRules::Efficient : autodiff::CollectiveRules::Naive;
-  autodiff::AutodiffResult result = build(t, *program->owned, o, rules, tracking);
-  if (!result.function || tracking.failed())
+  session::TransformRequest request;
+  request.kind = t;
+  request.function = o.function;
+  request.arguments = o.arguments;
+  request.naive = o.naive;
+  std::optional<session::TransformResult> result =
+      session::transformFunction(*program->session, request, tracking);
+  if (!result || tracking.failed())
     return 1;
-  // The module now holds one more function: name the source explicitly for the second run.
-  o.function = std::string(ir::func::name(*result.source));
-  autodiff::AutodiffResult compared = build(t, *program->owned, o, other, tracking);
-  if (!compared.function || tracking.failed())
-    return 1;
-  const ir::Module& module = *program->module;
-  std::string name(ir::func::name(*result.function));
-  std::string otherName(ir::func::name(*compared.function));
+  const ir::Module& module = *result->module;
+  std::string name(ir::func::name(*result->function));
+  std::string otherName(ir::func::name(*result->compared));
   std::string what = t == Transform::Grad ? "gradient" : "transpose";
   std::string wrtText;
-  const ir::Block& body = *ir::func::body(*result.source);
-  for (unsigned j : result.arguments) {
+  const ir::Block& body = *ir::func::body(*result->source);
+  for (unsigned j : result->arguments) {
     const std::string& hint = body.argument(j)->nameHint();
     wrtText +=
         (wrtText.empty() ? "" : ", ") + (hint.empty() ? "#" + std::to_string(j) : "%" + hint);
   }
   std::printf("// %s of @%s with respect to %s (%s rules)\n", what.c_str(),
-              std::string(ir::func::name(*result.source)).c_str(), wrtText.c_str(),
-              autodiff::collectiveRulesName(rules));
+              std::string(ir::func::name(*result->source)).c_str(), wrtText.c_str(),
+              autodiff::collectiveRulesName(result->rules));
   std::string printed = printFunction(module, name);
   std::fwrite(printed.data(), 1, printed.size(), stdout);
-  analysis::CostSummary costs = autodiff::functionCosts(module, *result.function);
-  analysis::CostSummary otherCosts = autodiff::functionCosts(module, *compared.function);
+  const analysis::CostSummary& costs = result->costs;
   std::printf("\ncollectives of @%s (ring model, bytes sent per device):\n", name.c_str());
-  printCollectives(costs, *result.source);
+  printCollectives(costs, *result->source);
   std::printf("total: %s\n", axisTotals(costs).c_str());
-  const analysis::CostSummary& efficient = o.naive ? otherCosts : costs;
-  const analysis::CostSummary& naive = o.naive ? costs : otherCosts;
+  const analysis::CostSummary& efficient = result->efficientCosts();
+  const analysis::CostSummary& naive = result->naiveCosts();
   std::printf("\ncompared with the %s rules (@%s), bytes sent per device:\n",
-              autodiff::collectiveRulesName(other), otherName.c_str());
+              autodiff::collectiveRulesName(result->otherRules), otherName.c_str());
   printTotals("efficient", efficient);
   printTotals("naive", naive);
   int64_t saved = naive.totalBytesSent - efficient.totalBytesSent;
@@ -310,8 +276,7 @@ int runAutodiff(Transform t, const std::vector<std::string>& args) {
                 count.c_str());
   else
     std::printf("both rules run the same collectives\n");
-  printPartitioned(module, o.naive ? otherName : name, o.naive ? name : otherName,
-                   efficient.collectives.size() + naive.collectives.size());
+  printPartitioned(*result, efficient.collectives.size() + naive.collectives.size());
   return 0;
 }
 

@@ -281,30 +281,55 @@ Program* Program::gradientProgram(Stage stage, support::DiagnosticSink& sink) {
   return slot.get();
 }
 
+std::optional<propagation::PropagationLevel> parsePropagationStrategy(std::string_view name) {
+  using propagation::PropagationLevel;
+  if (name == "basic")
+    return PropagationLevel::Basic;
+  if (name == "aggressive")
+    return PropagationLevel::Aggressive;
+  if (name == "op-priority")
+    return PropagationLevel::OpPriority;
+  if (name == "user-priority")
+    return PropagationLevel::UserPriority;
+  return std::nullopt;
+}
+
 // The traced propagation `explainSharding` reads: a propagated copy of the as-written module.
 struct Program::ExplainState {
   ir::Operation::ValueMapping copies; // as-written value -> its copy
   std::unordered_map<const ir::Value*, std::string> names;
   std::unique_ptr<ir::Module> module;
   propagation::PropagationTrace trace;
+  std::vector<support::Diagnostic> diagnostics; // of the propagation, replayed on failure
   bool ok = false;
 };
 
-std::optional<Program::ShardingExplanation> Program::explainSharding(const ir::Value& value) {
-  if (!m_explain) {
+std::optional<Program::ShardingExplanation>
+Program::explainSharding(const ir::Value& value, const ExplainOptions& options,
+                         support::DiagnosticSink* sink) {
+  std::shared_ptr<ExplainState>& slot = m_explain[options.level];
+  if (!slot) {
     auto state = std::make_shared<ExplainState>();
     state->module = asWritten().clone(&state->copies);
     state->names = io::mlir::printedValueNames(*state->module);
-    support::CollectingSink sink;
-    propagation::PropagationOptions options;
-    options.level = propagation::PropagationLevel::UserPriority;
-    state->ok = propagation::propagate(*state->module, options, sink, &state->trace) &&
-                !sink.hasErrors();
-    m_explain = std::move(state);
+    support::CollectingSink collected;
+    propagation::PropagationOptions propagationOptions;
+    propagationOptions.level = options.level;
+    state->ok = propagation::propagate(*state->module, propagationOptions, collected,
+                                       &state->trace) &&
+                !collected.hasErrors();
+    state->diagnostics = collected.diagnostics();
+    slot = std::move(state);
   }
-  const ExplainState& state = *m_explain;
+  const ExplainState& state = *slot;
+  if (!state.ok) {
+    if (sink)
+      for (const support::Diagnostic& d : state.diagnostics)
+        sink->report(d);
+    return std::nullopt;
+  }
   auto copy = state.copies.find(&value);
-  if (!state.ok || copy == state.copies.end())
+  if (copy == state.copies.end())
     return std::nullopt;
   auto shardingText = [](const std::optional<ir::TensorSharding>& s) {
     return s ? sharding::shardyNotation(*s) : std::string("(no sharding)");
@@ -312,18 +337,18 @@ std::optional<Program::ShardingExplanation> Program::explainSharding(const ir::V
   auto name = [&](const propagation::TraceTensor& t) {
     if (!t.value)
       return propagation::funcResultName(t);
-    // The source's names where it has them (`%x`), as the views show values.
-    if (!t.value->nameHint().empty())
+    if (options.names == ExplainOptions::Names::Source && !t.value->nameHint().empty())
       return "%" + t.value->nameHint();
     auto it = state.names.find(t.value);
-    return it == state.names.end() ? std::string("?") : it->second;
+    return it == state.names.end() ? std::string("<unnamed>") : it->second;
   };
   ShardingExplanation out;
   if (const ir::Operation* op = value.definingOp())
     if (std::optional<ir::OpShardingRule> rule = propagation::shardingRuleFor(*op))
       out.rule = ir::Attribute::shardingRule(std::move(*rule)).str();
   out.asWritten = shardingText(sharding::valueSharding(value));
-  out.propagated = shardingText(sharding::valueSharding(*copy->second));
+  out.propagatedSharding = sharding::valueSharding(*copy->second);
+  out.propagated = shardingText(out.propagatedSharding);
   const propagation::TraceTensor tensor = propagation::TraceTensor::of(copy->second);
   out.changed = state.trace.changed(tensor);
   if (!out.changed)
@@ -331,9 +356,9 @@ std::optional<Program::ShardingExplanation> Program::explainSharding(const ir::V
   const propagation::OriginText text =
       propagation::describeOrigin(state.trace, state.trace.originOf(tensor), name);
   for (const propagation::OriginText::Seed& seed : text.seeds)
-    out.seeds.push_back(seed.tensor + "  " + seed.annotation);
+    out.seeds.push_back({seed.tensor, seed.annotation});
   for (const propagation::OriginText::Step& step : text.steps)
-    out.steps.push_back(step.text + (step.line ? " (line " + std::to_string(step.line) + ")" : ""));
+    out.steps.push_back({step.text, step.line});
   return out;
 }
 

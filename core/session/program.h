@@ -6,6 +6,7 @@
 #include "core/ir/module.h"
 #include "core/partition/convert_global_to_local.h"
 #include "core/partition/reshard_to_collectives.h"
+#include "core/propagation/propagate_basic.h"
 #include "core/session/analyses.h"
 #include "core/session/input_form.h"
 #include "core/session/resource_limits.h"
@@ -57,6 +58,10 @@ inline bool isGradientStage(Stage stage) {
   return stage == Stage::GradientEfficient || stage == Stage::GradientNaive;
 }
 
+/// Reads a propagation strategy's name as `explain --strategy` takes it: `basic`,
+/// `aggressive`, `op-priority`, `user-priority`.
+std::optional<propagation::PropagationLevel> parsePropagationStrategy(std::string_view name);
+
 /// `as-written`, `propagated`, `partitioned`, `per-device`, `gradient-efficient`,
 /// `gradient-naive`.
 std::string_view stageName(Stage stage);
@@ -103,6 +108,17 @@ private:
 /// or for collectives the one at the same position among those at its location.
 const ir::Operation* correspondingOp(const OpIndex& from, const OpIndex& to,
                                      const ir::Operation& op);
+
+/// How `Program::explainSharding` propagates and names values.
+struct ExplainOptions {
+  /// The propagation strategy to explain (the stages use user priorities).
+  propagation::PropagationLevel level = propagation::PropagationLevel::UserPriority;
+  enum class Names {
+    Source,  ///< the source's names where it has them (`%x`), else the printer's (the views)
+    Printed, ///< the printer's names (`%0`), as `shardscope-cli check` lists them
+  };
+  Names names = Names::Source;
+};
 
 /// A program: its source text and, computed on demand and cached, its stages.
 class Program {
@@ -182,25 +198,42 @@ public:
   CollectiveCause causeOf(const ir::Operation& op) const;
 
   /// Why a value has the sharding it has after propagation: its sharding as written and after,
-  /// the annotations it came from and the propagation steps that carried it there, each as one
-  /// line for humans (values named as in the source, else as the printer names them).
+  /// the annotations it came from and the propagation steps that carried it there (values named
+  /// as `ExplainOptions::names` says).
   struct ShardingExplanation {
+    struct Seed {
+      std::string tensor;     ///< `%arg0`
+      std::string annotation; ///< `#sdy.sharding<@mesh, [{"x"}, {}]>`
+      std::string str() const { return tensor + "  " + annotation; }
+    };
+    struct Step {
+      std::string text; ///< `%arg0 -> %0: stablehlo.add forward factor 0 ["x"]`
+      uint32_t line = 0; ///< of the op the step went through; 0 when unknown
+      std::string str() const {
+        return line ? text + " (line " + std::to_string(line) + ")" : text;
+      }
+    };
     std::string asWritten;  ///< Shardy notation, or `(no sharding)`
     std::string propagated; ///< the same after propagation
+    /// The sharding after propagation, for other notations (JAX's typed and PartitionSpec forms).
+    std::optional<ir::TensorSharding> propagatedSharding;
     /// False when propagation did not change the sharding (its own annotation, or nothing
     /// reached it); `seeds` and `steps` are then empty.
     bool changed = false;
-    std::vector<std::string> seeds; ///< `%arg0  <@mesh, [{"x"}, {}]>`
-    std::vector<std::string> steps; ///< `%arg0 -> %0: stablehlo.add forward factor 0 ["x"] (line 4)`
+    std::vector<Seed> seeds;
+    std::vector<Step> steps;
     /// The factor rule of the op defining the value, as Shardy prints it
     /// (`#sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=4, k=16}>`); empty for an
     /// argument or an op without a rule.
     std::string rule;
   };
-  /// Explains `value`, a value of the as-written module. The first call propagates a copy of the
-  /// program with a trace (user-priority propagation, as `shardscope-cli explain`); later calls
-  /// reuse it. Nothing for a value of another module.
-  std::optional<ShardingExplanation> explainSharding(const ir::Value& value);
+  /// Explains `value`, a value of the as-written module. The first call for a strategy
+  /// propagates a copy of the program with a trace; later calls reuse it. Nothing for a value of
+  /// another module, or when propagation fails (its errors are then reported to `sink` when
+  /// one is given).
+  std::optional<ShardingExplanation> explainSharding(const ir::Value& value,
+                                                     const ExplainOptions& options = {},
+                                                     support::DiagnosticSink* sink = nullptr);
 
 private:
   Program() = default;
@@ -231,7 +264,7 @@ private:
   mutable std::mutex m_causeMutex;
   mutable std::unique_ptr<CauseIndex> m_causeIndex;
   struct ExplainState;
-  std::shared_ptr<ExplainState> m_explain;
+  std::map<propagation::PropagationLevel, std::shared_ptr<ExplainState>> m_explain;
 };
 
 /// The function `wanted` names (a leading `@` is allowed), or when it is empty `main`, else the

@@ -335,10 +335,10 @@ public:
       snap->propagated = qs(why->propagated);
       snap->changed = why->changed;
       snap->rule = qs(why->rule);
-      for (const std::string& seed : why->seeds)
-        snap->seeds.push_back(qs(seed));
-      for (const std::string& step : why->steps)
-        snap->steps.push_back(qs(step));
+      for (const auto& seed : why->seeds)
+        snap->seeds.push_back(qs(seed.str()));
+      for (const auto& step : why->steps)
+        snap->steps.push_back(qs(step.str()));
     }
     post([c = m_controller, snap] { Q_EMIT c->explanationReady(snap); });
   }

@@ -137,16 +137,16 @@ TEST(ProgramTest, ExplainsWhereAPropagatedShardingComesFrom) {
   EXPECT_NE(explained->propagated.find("[{\"data\", ?}, {\"model\", ?}]"), std::string::npos)
       << explained->propagated;
   ASSERT_EQ(explained->seeds.size(), 2u);
-  std::string seeds = explained->seeds[0] + "\n" + explained->seeds[1];
+  std::string seeds = explained->seeds[0].str() + "\n" + explained->seeds[1].str();
   EXPECT_NE(seeds.find("%x  #sdy.sharding<@mesh, [{\"data\"}, {}]>"), std::string::npos) << seeds;
   EXPECT_NE(seeds.find("%w1  #sdy.sharding<@mesh, [{}, {\"model\"}]>"), std::string::npos) << seeds;
   // tanh's factor rule: one factor per dimension, operand and result alike.
   EXPECT_EQ(explained->rule, "#sdy.op_sharding_rule<([i, j])->([i, j]) {i=16, j=256}>");
   ASSERT_FALSE(explained->steps.empty());
-  EXPECT_NE(explained->steps.front().find("stablehlo.dot_general forward"), std::string::npos);
-  EXPECT_NE(explained->steps.back().find("%h -> %a: stablehlo.tanh forward"), std::string::npos)
-      << explained->steps.back();
-  EXPECT_NE(explained->steps.back().find("(line 10)"), std::string::npos);
+  EXPECT_NE(explained->steps.front().str().find("stablehlo.dot_general forward"), std::string::npos);
+  EXPECT_NE(explained->steps.back().str().find("%h -> %a: stablehlo.tanh forward"), std::string::npos)
+      << explained->steps.back().str();
+  EXPECT_NE(explained->steps.back().str().find("(line 10)"), std::string::npos);
 
   // An annotated argument keeps its own annotation.
   auto argument = program->explainSharding(*body->argument(0));
