@@ -72,8 +72,10 @@ bool Parser::emitError(const std::string& message) { return emitError(loc(), mes
 
 bool Parser::emitError(SourceLocation at, const std::string& message) {
   // Only the first error of a parse is real; the rest would be follow-on noise, except for the
-  // "failed to parse ..." context lines that nested attribute parsers add deliberately.
-  if (m_hadError && message.rfind("failed to parse", 0) != 0)
+  // "failed to parse ..." / "failed parsing ..." context lines that nested attribute parsers add
+  // deliberately.
+  if (m_hadError && message.rfind("failed to parse", 0) != 0 &&
+      message.rfind("failed parsing", 0) != 0)
     return false;
   m_hadError = true;
   m_sink.report({support::Severity::Error, m_errorPrefix + message, at, {}});

@@ -648,12 +648,17 @@ bool Parser::parseDialectAttributeBody(const std::string& name, const Token& nam
     attr = Attribute::opaque(name);
     return true;
   }
+  if (!checkDimensionNumbers(name))
+    return false;
   size_t offset = static_cast<size_t>(m_tok.spelling.data() - m_lexer.buffer().data());
   std::string_view raw = m_lexer.skipBalancedAngles(offset, m_tok.line, m_tok.column);
   if (raw.empty())
     return emitError("unbalanced '<' in dialect attribute");
   consume();
-  attr = Attribute::opaque(name + opaqueText(raw));
+  std::string body = opaqueText(raw);
+  if (!checkStablehloAttributeInvariants(name, nameTok, body))
+    return false;
+  attr = Attribute::opaque(name + body);
   return true;
 }
 

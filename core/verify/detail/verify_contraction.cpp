@@ -125,6 +125,15 @@ bool verifyDotGeneral(const OpContext& ctx) {
       dims.push_back(rhs[i]);
   if (!checkInferredShape(ctx, dims, *resultShape))
     return false;
+  // dot_general_c21: an algorithm fixes the precision, so the config must leave it at DEFAULT.
+  if (ctx.op.hasAttr("algorithm")) {
+    bool defaultPrecision = true;
+    if (const auto* config = ctx.op.attr("precision_config").as<ir::ArrayAttr>())
+      for (const ir::Attribute& precision : config->elements)
+        defaultPrecision = defaultPrecision && precision.str() == "#stablehlo<precision DEFAULT>";
+    if (!defaultPrecision)
+      return ctx.error("must specify DEFAULT precision config when algorithm is set.");
+  }
   ir::Type types[] = {ctx.operandType(0), ctx.operandType(1), ctx.resultType(0)};
   return !anyQuantized(types) ||
          checkDotGeneralQuantization(ctx, types[0], types[1], types[2], dn->rhsContracting);

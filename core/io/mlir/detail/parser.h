@@ -175,6 +175,17 @@ private:
   bool parseDialectAttribute(ir::Attribute& attr);
   bool parseDialectAttributeBody(const std::string& name, const Token& nameTok,
                                  ir::Attribute& attr);
+  /// The syntax of StableHLO's dimension-number structs (`#stablehlo.dot<...>`, `gather`,
+  /// `scatter`) with the parser at their `<`, which it is left at: known keys, each once, as
+  /// StableHLO's struct parser reports them (parser_stablehlo_attrs.cpp).
+  bool checkDimensionNumbers(const std::string& name);
+  /// The invariants StableHLO's attribute verifiers check when they parse `#stablehlo.
+  /// dot_algorithm` and `#stablehlo.result_accuracy`, read from the attribute's normalised text.
+  bool checkStablehloAttributeInvariants(const std::string& name, const Token& nameTok,
+                                         std::string_view body);
+  /// Where MLIR puts an "expected ..." error: at the current token, or at the end of `previous`
+  /// when the current token starts another line.
+  support::SourceLocation wrongTokenLoc(const Token& previous) const;
   /// Looks up a Shardy attribute whose exact text (`name` up to the closing `>`) was parsed before;
   /// on a miss, leaves the parser where it was and returns the text in `rawText` for caching.
   bool lookupParsedSdyAttribute(std::string_view name, ir::Attribute& attr,
