@@ -70,7 +70,8 @@ struct Walker {
 
   bool visit(const ir::Operation& op) {
     OpContext ctx{module, op, sink};
-    if (!checkElementCounts(ctx) || !detail::checkQuantTypeClasses(ctx) ||
+    if (!detail::checkKnownOp(ctx) || !checkElementCounts(ctx) ||
+        !detail::checkQuantTypeClasses(ctx) ||
         !detail::checkElementTypeClasses(ctx))
       return false;
     const detail::OpRules* opRules = nullptr;

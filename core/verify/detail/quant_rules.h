@@ -36,6 +36,8 @@ bool checkQuantTypeClasses(const OpContext& ctx);
 /// complex numbers, `and` booleans or integers, ...): ODS's "operand #0 must be ranked tensor of
 /// ..." (`verify_type_classes.cpp`).
 bool checkElementTypeClasses(const OpContext& ctx);
+/// An op of StableHLO or Shardy that neither dialect defines is an error (known_ops.cpp).
+bool checkKnownOp(const OpContext& ctx);
 
 /// `add_c2`...`add_c7`: both operands and the result quantized alike, with one storage and one
 /// expressed type, and per-axis parameters only on the same dimension as the result's.

@@ -90,6 +90,56 @@ bool verifyAllReduce(const OpContext& ctx) {
   return true;
 }
 
+// collective_reduce reduces each data operand to the root(s); with `has_dynamic_root` the last
+// operand holds the root of each data operand (TypeInference.cpp verifyCollectiveReduceOp).
+bool verifyCollectiveReduce(const OpContext& ctx) {
+  if (!checkReplicaGroups(ctx, "replica_groups", /*allGroupsSameSize=*/false,
+                          useGlobalDeviceIds(ctx), std::nullopt) ||
+      !checkPositiveChannel(ctx))
+    return false;
+  const bool dynamicRoot = ctx.op.hasAttr("has_dynamic_root");
+  const unsigned n = ctx.op.numOperands();
+  if (!dynamicRoot && n == 0)
+    return ctx.error("collective_reduce requires at least one data operand");
+  if (dynamicRoot) {
+    if (n < 2)
+      return ctx.error("collective_reduce with has_dynamic_root=true requires at least two "
+                       "operands (data + root)");
+    ir::Type root = ctx.operandType(n - 1);
+    if (!isTensor(root) || root.elementType() != ir::ElementType::I32 || root.rank() != 1)
+      return ctx.error("last operand of collective_reduce with has_dynamic_root=true must be a "
+                       "rank-1 i32 tensor, but got " + quoted(root));
+    if (root.shape()[0] != static_cast<int64_t>(n - 1))
+      return ctx.error("last operand of collective_reduce with has_dynamic_root=true must have "
+                       "the same number of elements as data operands (" +
+                       std::to_string(n - 1) + "), but got " + std::to_string(root.shape()[0]));
+  }
+  if (!allTensors(ctx.op) || ctx.op.numRegions() != 1 || ctx.op.region(0).empty())
+    return true;
+  for (unsigned i = 0; i < n - (dynamicRoot ? 1 : 0); ++i) {
+    ir::Type input = ctx.operandType(i), init = scalarOf(input);
+    if (!checkReducerShape(ctx, ctx.op.region(0).front(), {&input, 1}, {&init, 1}, {}))
+      return false;
+  }
+  return true;
+}
+
+// Each data operand's shape with the body's accumulator element type (the root is no result).
+bool collectiveReduceInfer(const OpContext& ctx) {
+  if (!allTensors(ctx.op))
+    return true;
+  const bool dynamicRoot = ctx.op.hasAttr("has_dynamic_root");
+  std::vector<ir::Type> acc = accumulatorTypes(ctx.op);
+  std::vector<ir::Type> inferred;
+  for (unsigned i = 0; i + (dynamicRoot ? 1 : 0) < ctx.op.numOperands(); ++i) {
+    ir::Type type = ctx.operandType(i);
+    if (!acc.empty() && isTensor(acc.front()))
+      type = ir::Type::tensor(type.shape(), acc.front().elementType());
+    inferred.push_back(type);
+  }
+  return checkInferredTypes(ctx, inferred);
+}
+
 bool verifyAllGather(const OpContext& ctx) {
   std::optional<int64_t> dim = ctx.intAttr("all_gather_dim");
   if (!dim)
@@ -311,6 +361,8 @@ bool verifyCollectiveBroadcast(const OpContext& ctx) {
 
 void addCollectiveRules(RuleTable& table) {
   table.emplace("stablehlo.all_reduce", OpRules{&verifyAllReduce, &allReduceInfer});
+  table.emplace("stablehlo.collective_reduce",
+                OpRules{&verifyCollectiveReduce, &collectiveReduceInfer});
   table.emplace("stablehlo.all_gather", OpRules{&verifyAllGather, nullptr});
   table.emplace("stablehlo.reduce_scatter", OpRules{&verifyReduceScatter, nullptr});
   table.emplace("stablehlo.all_to_all", OpRules{&allToAllEntry, &allToAllInfer});

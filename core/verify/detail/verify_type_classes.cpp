@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace shardscope::verify::detail {
@@ -251,10 +252,35 @@ bool checkValueConstraints(const OpContext& ctx) {
   return true;
 }
 
+bool isBuffer(ir::Type type) {
+  return type && type.kind() == ir::Type::Kind::Opaque && type.opaqueText().starts_with("memref<");
+}
+
+// Buffers (`memref<...>`) are values of only the ops whose declarations admit them: while,
+// tuple, get_tuple_element, return and custom_call (HLO_...OrBuffer, HLO_CustomCallValue).
+bool checkBuffers(const OpContext& ctx) {
+  static const std::unordered_set<std::string_view> admitting = {
+      "stablehlo.while", "stablehlo.tuple", "stablehlo.get_tuple_element", "stablehlo.return",
+      "stablehlo.custom_call"};
+  if (ctx.op.dialect() != "stablehlo" || admitting.contains(ctx.op.name()))
+    return true;
+  for (unsigned i = 0; i < ctx.op.numOperands(); ++i)
+    if (isBuffer(ctx.operandType(i)))
+      return ctx.opError("operand #" + std::to_string(i) +
+                         " must be ranked tensor of any type values, but got " +
+                         quoted(ctx.operandType(i)));
+  for (unsigned i = 0; i < ctx.op.numResults(); ++i)
+    if (isBuffer(ctx.resultType(i)))
+      return ctx.opError("result #" + std::to_string(i) +
+                         " must be ranked tensor of any type values, but got " +
+                         quoted(ctx.resultType(i)));
+  return true;
+}
+
 } // namespace
 
 bool checkElementTypeClasses(const OpContext& ctx) {
-  if (!checkValueConstraints(ctx))
+  if (!checkBuffers(ctx) || !checkValueConstraints(ctx))
     return false;
   auto it = operandClasses().find(ctx.op.name());
   if (it == operandClasses().end())

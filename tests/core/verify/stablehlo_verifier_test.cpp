@@ -114,11 +114,25 @@ func.func private @g(%a: tensor<4xf32>) -> tensor<4xf32> {
 TEST(StablehloVerifierTest, DynamicSizesAreCompatibleWithStaticOnes) {
   Result r = verifyText(R"(func.func @f(%a: tensor<?x4xf32>, %b: tensor<2x?xf32>) -> tensor<?x4xf32> {
   %0 = "stablehlo.add"(%a, %b) : (tensor<?x4xf32>, tensor<2x?xf32>) -> tensor<?x4xf32>
-  %1 = stablehlo.reshape %a : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
+  %1 = stablehlo.reshape %a : (tensor<?x4xf32>) -> tensor<2x2x4xf32>
   return %0 : tensor<?x4xf32>
 }
 )");
   EXPECT_TRUE(r.ok) << r.firstMessage();
+}
+
+// A reshape's result is static or has one bounded dimension (StablehloOps.td's
+// HLO_StaticShapeTensorPerAxisQuantizedTensorOrBoundedTensor): a dynamic one is what
+// dynamic_reshape is for.
+TEST(StablehloVerifierTest, AReshapeResultIsStatic) {
+  Result r = verifyText(R"(func.func @f(%a: tensor<?x4xf32>) -> tensor<?x2x2xf32> {
+  %1 = stablehlo.reshape %a : (tensor<?x4xf32>) -> tensor<?x2x2xf32>
+  return %1 : tensor<?x2x2xf32>
+}
+)");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.firstMessage(), "'stablehlo.reshape' op result #0 must be statically shaped or "
+                              "single bounded dimension tensor, but got 'tensor<?x2x2xf32>'");
 }
 
 // The parser refuses such a type before the verifier runs (its own check stays for modules built
