@@ -257,36 +257,10 @@ void printDotGeneral(Printer& p, const Operation& op) {
 
 // --- convolution ----------------------------------------------------------------------------
 
-// One `[b, 0, 1, f]` list of `dim_numbers`; letters other than `allowed` are rejected.
-bool parseConvDimList(Parser& p, std::string_view allowed, std::string& text) {
-  if (!p.expect(TokenKind::LSquare, "["))
-    return false;
-  text += "[";
-  do {
-    const Token& t = p.tok();
-    bool letter = t.is(TokenKind::BareIdentifier) && t.spelling.size() == 1 &&
-                  allowed.find(t.spelling[0]) != std::string_view::npos;
-    if (!letter && !t.is(TokenKind::Integer))
-      return p.emitError("unexpected dimension '" + std::string(t.spelling) + "', expecting " +
-                         std::string(allowed) + " or a spatial dimension");
-    text += (text.back() == '[' ? "" : ", ") + std::string(t.spelling);
-    p.consume();
-  } while (p.consumeIf(TokenKind::Comma));
-  text += "]";
-  return p.expect(TokenKind::RSquare, "]");
-}
-
 // `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, kept as the opaque `#stablehlo.conv<...>`.
 bool parseConvDims(Parser& p, OperationState& s) {
   std::string text;
-  if (!p.parseKeywordEqual("dim_numbers") || !parseConvDimList(p, "bf", text) ||
-      !p.expectKeyword("x"))
-    return false;
-  text += "x";
-  if (!parseConvDimList(p, "io", text) || !p.expect(TokenKind::Arrow, "->"))
-    return false;
-  text += "->";
-  if (!parseConvDimList(p, "bf", text))
+  if (!p.parseKeywordEqual("dim_numbers") || !p.parseConvDimensionNumbers(text))
     return false;
   s.addAttr("dimension_numbers", Attribute::opaque("#stablehlo.conv<" + text + ">"));
   return true;

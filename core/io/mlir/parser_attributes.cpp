@@ -648,7 +648,7 @@ bool Parser::parseDialectAttributeBody(const std::string& name, const Token& nam
     attr = Attribute::opaque(name);
     return true;
   }
-  if (!checkDimensionNumbers(name))
+  if (!checkDimensionNumbers(name) || !checkConvDimensionNumbers(name))
     return false;
   size_t offset = static_cast<size_t>(m_tok.spelling.data() - m_lexer.buffer().data());
   std::string_view raw = m_lexer.skipBalancedAngles(offset, m_tok.line, m_tok.column);

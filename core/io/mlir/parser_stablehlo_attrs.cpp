@@ -7,6 +7,7 @@
 
 #include "core/io/mlir/detail/parser.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <set>
@@ -165,6 +166,96 @@ bool Parser::checkDimensionNumbers(const std::string& name) {
     }
   }
   // Back to the `<`: the caller keeps the attribute's text verbatim.
+  m_lexer.reset(offset, less.line, less.column);
+  consume();
+  return true;
+}
+
+bool Parser::parseConvDimList(std::string_view allowed, std::string& text) {
+  // StableHLO's parseConvolutionDimensions: each non-spatial letter once, spatial dimensions
+  // 0..N-1 each once, with its messages.
+  if (!expect(TokenKind::LSquare, "["))
+    return false;
+  std::string remaining(allowed);
+  std::set<int64_t> spatial;
+  int64_t maxSpatial = -1;
+  text += "[";
+  do {
+    const support::SourceLocation at = loc();
+    const std::string spelling =
+        m_tok.is(TokenKind::Minus) ? "-" : std::string(m_tok.spelling);
+    if (m_tok.is(TokenKind::Integer) || m_tok.is(TokenKind::Minus)) {
+      int64_t dim = 0;
+      if (!parseInteger(dim))
+        return false;
+      if (dim < 0)
+        return emitError(at, "Unexpected dimension " + std::to_string(dim));
+      if (!spatial.insert(dim).second)
+        return emitError(at, "Duplicate entries for spatial dimension " + std::to_string(dim));
+      maxSpatial = std::max(maxSpatial, dim);
+      text += (text.back() == '[' ? "" : ", ") + std::to_string(dim);
+    } else {
+      if (!m_tok.is(TokenKind::BareIdentifier))
+        return emitError("expected valid keyword");
+      std::string keyword(m_tok.spelling);
+      if (keyword.size() != 1 || remaining.empty())
+        return emitError(at, "Unexpected keyword " + keyword);
+      size_t found = remaining.find(keyword[0]);
+      if (found == std::string::npos) {
+        std::string expecting;
+        for (char c : remaining)
+          expecting += (expecting.empty() ? "" : ", ") + std::string(1, c);
+        return emitError(at, "Unexpected dimension " + keyword + ", expecting " + expecting);
+      }
+      remaining.erase(found, 1);
+      text += (text.back() == '[' ? "" : ", ") + keyword;
+      consume();
+    }
+  } while (consumeIf(TokenKind::Comma));
+  if (!remaining.empty()) {
+    std::string missing;
+    for (char c : remaining)
+      missing += (missing.empty() ? "" : ", ") + std::string(1, c);
+    return emitError("Expected dimensions " + missing + " not specified");
+  }
+  if (!expect(TokenKind::RSquare, "]"))
+    return false;
+  text += "]";
+  std::string unspecified;
+  int listed = 0;
+  for (int64_t dim = 0; dim <= maxSpatial && listed < 10; ++dim)
+    if (!spatial.contains(dim)) {
+      unspecified += (unspecified.empty() ? "" : ", ") + std::to_string(dim);
+      ++listed;
+    }
+  if (!unspecified.empty())
+    return emitError("Expected spatial dimensions " + unspecified + " not specified");
+  return true;
+}
+
+bool Parser::parseConvDimensionNumbers(std::string& text) {
+  if (!parseConvDimList("bf", text) || !expectKeyword("x"))
+    return false;
+  text += "x";
+  if (!parseConvDimList("io", text) || !expect(TokenKind::Arrow, "->"))
+    return false;
+  text += "->";
+  return parseConvDimList("bf", text);
+}
+
+bool Parser::checkConvDimensionNumbers(const std::string& name) {
+  if (name != "#stablehlo.conv" || !m_tok.is(TokenKind::Less))
+    return true;
+  const Token less = m_tok;
+  const size_t offset = static_cast<size_t>(less.spelling.data() - m_lexer.buffer().data());
+  consume();
+  if (m_tok.isKeyword("raw")) {
+    // The raw form lists the fields by name; the engine reads it when used.
+  } else {
+    std::string text;
+    if (!parseConvDimensionNumbers(text) || !expect(TokenKind::Greater, ">"))
+      return false;
+  }
   m_lexer.reset(offset, less.line, less.column);
   consume();
   return true;

@@ -94,6 +94,11 @@ public:
   bool parseSymbolName(std::string& value);
   /// `[1, 2, 3]` (possibly empty).
   bool parseIntegerList(std::vector<int64_t>& values);
+  /// One `[b, 0, 1, f]` list of convolution dimension numbers whose non-spatial letters are
+  /// `allowed` (each once, in that order in messages), appended to `text`; and the whole
+  /// `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` (parser_stablehlo_attrs.cpp).
+  bool parseConvDimList(std::string_view allowed, std::string& text);
+  bool parseConvDimensionNumbers(std::string& text);
   /// `key = ` with `key` a bare keyword.
   bool parseKeywordEqual(std::string_view key);
 
@@ -179,6 +184,8 @@ private:
   /// `scatter`) with the parser at their `<`, which it is left at: known keys, each once, as
   /// StableHLO's struct parser reports them (parser_stablehlo_attrs.cpp).
   bool checkDimensionNumbers(const std::string& name);
+  /// The same for `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`.
+  bool checkConvDimensionNumbers(const std::string& name);
   /// The invariants StableHLO's attribute verifiers check when they parse `#stablehlo.
   /// dot_algorithm` and `#stablehlo.result_accuracy`, read from the attribute's normalised text.
   bool checkStablehloAttributeInvariants(const std::string& name, const Token& nameTok,
