@@ -18,16 +18,26 @@ namespace {
 // The integer type of twice `element`'s width and the same signedness (`i8` -> `i16`).
 ElementType widened(ElementType element) {
   switch (element) {
-  case ElementType::I2: return ElementType::I4;
-  case ElementType::I4: return ElementType::I8;
-  case ElementType::I8: return ElementType::I16;
-  case ElementType::I16: return ElementType::I32;
-  case ElementType::I32: return ElementType::I64;
-  case ElementType::UI2: return ElementType::UI4;
-  case ElementType::UI4: return ElementType::UI8;
-  case ElementType::UI8: return ElementType::UI16;
-  case ElementType::UI16: return ElementType::UI32;
-  default: return ElementType::UI64;
+  case ElementType::I2:
+    return ElementType::I4;
+  case ElementType::I4:
+    return ElementType::I8;
+  case ElementType::I8:
+    return ElementType::I16;
+  case ElementType::I16:
+    return ElementType::I32;
+  case ElementType::I32:
+    return ElementType::I64;
+  case ElementType::UI2:
+    return ElementType::UI4;
+  case ElementType::UI4:
+    return ElementType::UI8;
+  case ElementType::UI8:
+    return ElementType::UI16;
+  case ElementType::UI16:
+    return ElementType::UI32;
+  default:
+    return ElementType::UI64;
   }
 }
 
@@ -38,8 +48,8 @@ Value* mulhiByWidening(HloEmitter& e, Value* lhs, Value* rhs) {
   ElementType wide = widened(element);
   Value* product = e.binary("multiply", e.convert(lhs, wide), e.convert(rhs, wide));
   Value* shift = e.intConstant(product->type(), {ir::elementBitWidth(element)});
-  const char* kind = ir::isUnsignedElement(element) ? "shift_right_logical"
-                                                    : "shift_right_arithmetic";
+  const char* kind =
+      ir::isUnsignedElement(element) ? "shift_right_logical" : "shift_right_arithmetic";
   return e.convert(e.binary(kind, product, shift), element);
 }
 
@@ -99,7 +109,9 @@ void replaceOp(ir::Operation& op, const std::vector<Value*>& replacements) {
 namespace {
 
 bool allStatic(const ir::Operation& op) {
-  auto isStatic = [](const ir::Value* v) { return v->type().isTensor() && v->type().hasStaticShape(); };
+  auto isStatic = [](const ir::Value* v) {
+    return v->type().isTensor() && v->type().hasStaticShape();
+  };
   return std::all_of(op.operands().begin(), op.operands().end(), isStatic) &&
          std::all_of(op.results().begin(), op.results().end(),
                      [&](const auto& r) { return isStatic(r.get()); });
@@ -129,8 +141,8 @@ bool legalizeChloToStablehlo(ir::Module& module, support::DiagnosticSink& sink) 
   // Check every op first, so that a failure leaves the module as it was.
   for (ir::Operation* op : ops)
     if (std::string reason = unsupportedReason(*op); !reason.empty()) {
-      sink.error(op->loc(), "failed to legalize operation '" + std::string(op->name()) +
-                                "': " + reason);
+      sink.error(op->loc(),
+                 "failed to legalize operation '" + std::string(op->name()) + "': " + reason);
       return false;
     }
   // Pre-order lists an op before the ops nested in it; lowering innermost first means a scan

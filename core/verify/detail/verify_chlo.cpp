@@ -27,7 +27,8 @@ bool isHloInt(ir::ElementType e) {
 bool checkIntTensor(const OpContext& ctx, ir::Type type, const std::string& what) {
   if (!isTensor(type) || isHloInt(type.elementType()))
     return true;
-  return ctx.opError(what + " must be ranked tensor of 2/4/8/16/32/64-bit integer values, but got " +
+  return ctx.opError(what +
+                     " must be ranked tensor of 2/4/8/16/32/64-bit integer values, but got " +
                      quoted(type));
 }
 
@@ -109,8 +110,7 @@ bool checkGroupSizesShape(const OpContext& ctx, std::span<const int64_t> lhs,
 bool checkRhsGroupDims(const OpContext& ctx, std::span<const int64_t> rhs, int64_t numGroups,
                        const ir::stablehlo::RaggedDotDimensionNumbers& dn, RaggedMode mode) {
   for (int64_t dim : dn.rhsGroup)
-    if (!checkDimInBounds(ctx, dim, static_cast<int64_t>(rhs.size()), "rhs_group_dim",
-                          "rhs_rank"))
+    if (!checkDimInBounds(ctx, dim, static_cast<int64_t>(rhs.size()), "rhs_group_dim", "rhs_rank"))
       return false;
   if (!checkDimsDistinct(ctx, dn.rhsGroup, dn.dot.rhsBatching, "rhs_group_dimensions",
                          "rhs_batching_dimensions") ||

@@ -29,8 +29,9 @@ std::string raggedDot(const std::string& lhs, const std::string& rhs, const std:
                       const std::string& dims, const std::string& result) {
   return "func.func @f(%l: " + lhs + ", %r: " + rhs + ", %g: " + groups + ") -> " + result +
          " {\n  %0 = \"chlo.ragged_dot\"(%l, %r, %g) {ragged_dot_dimension_numbers = "
-         "#chlo.ragged_dot<" + dims + ">} : (" + lhs + ", " + rhs + ", " + groups + ") -> " +
-         result + "\n  return %0 : " + result + "\n}\n";
+         "#chlo.ragged_dot<" +
+         dims + ">} : (" + lhs + ", " + rhs + ", " + groups + ") -> " + result +
+         "\n  return %0 : " + result + "\n}\n";
 }
 
 std::string scan(const std::string& header, const std::string& args, const std::string& body,
@@ -68,8 +69,8 @@ TEST(ChloRulesTest, MulhiTakesIntegersOfTwoToSixtyFourBits) {
 }
 
 TEST(ChloRulesTest, RaggedDotAcceptsEachMode) {
-  EXPECT_EQ(firstError(raggedDot("tensor<11x5xf32>", "tensor<3x5x7xf32>", "tensor<3xi64>",
-                                 kMode1, "tensor<11x7xf32>")),
+  EXPECT_EQ(firstError(raggedDot("tensor<11x5xf32>", "tensor<3x5x7xf32>", "tensor<3xi64>", kMode1,
+                                 "tensor<11x7xf32>")),
             "");
   EXPECT_EQ(firstError(raggedDot("tensor<2x11x5xf32>", "tensor<2x5x7xf32>", "tensor<3xi64>",
                                  "lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], "
@@ -112,8 +113,8 @@ TEST(ChloRulesTest, RaggedDotChecksItsDimensionNumbers) {
                                  "tensor<11x7xf32>")),
             "There must be exactly one group dimension in the rhs when the lhs ragged dimension "
             "is non-contracting.");
-  EXPECT_EQ(firstError(raggedDot("tensor<11x5xf32>", "tensor<3x5x7xf32>", "tensor<3xi64>",
-                                 kMode1, "tensor<11x8xf32>")),
+  EXPECT_EQ(firstError(raggedDot("tensor<11x5xf32>", "tensor<3x5x7xf32>", "tensor<3xi64>", kMode1,
+                                 "tensor<11x8xf32>")),
             "inferred shape '[11, 7]' is incompatible with return type of operation "
             "'tensor<11x8xf32>'");
 }
@@ -122,14 +123,14 @@ TEST(ChloRulesTest, ScanChecksItsBodyAgainstItsOperands) {
   std::string body = "%1 = stablehlo.add %x, %c : tensor<3xf32>\n    "
                      "stablehlo.return %1, %1 : tensor<3xf32>, tensor<3xf32>";
   std::string types = "(tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>)";
-  EXPECT_EQ(firstError(scan("(%a) inits(%b) dimension=0",
-                            "%x: tensor<3xf32>, %c: tensor<3xf32>", body, types)),
+  EXPECT_EQ(firstError(scan("(%a) inits(%b) dimension=0", "%x: tensor<3xf32>, %c: tensor<3xf32>",
+                            body, types)),
             "");
   EXPECT_EQ(firstError(scan("(%a) inits(%b) dimension=0 attributes {scan_dim_size = 3 : i64}",
                             "%x: tensor<3xf32>, %c: tensor<3xf32>", body, types)),
             "'chlo.scan' op invalid scan dimension size of operand 0");
-  EXPECT_EQ(firstError(scan("(%a) inits(%b) dimension=1",
-                            "%x: tensor<3xf32>, %c: tensor<3xf32>", body, types)),
+  EXPECT_EQ(firstError(scan("(%a) inits(%b) dimension=1", "%x: tensor<3xf32>, %c: tensor<3xf32>",
+                            body, types)),
             "'chlo.scan' op operand and body argument 0 are incompatible");
   EXPECT_EQ(firstError(scan("(%a) inits(%b) dimension=0", "%x: tensor<3xf32>",
                             "stablehlo.return %x, %x : tensor<3xf32>, tensor<3xf32>", types)),

@@ -14,7 +14,9 @@ using ir::Value;
 
 namespace {
 
-Attribute i64Attr(int64_t value) { return Attribute::integer(value, Type::scalar(ElementType::I64)); }
+Attribute i64Attr(int64_t value) {
+  return Attribute::integer(value, Type::scalar(ElementType::I64));
+}
 
 // Storage bytes of one element as `DenseElementsAttr` keeps them (one byte per `i1`, `i2`, `i4`).
 size_t elementBytes(ElementType element) {

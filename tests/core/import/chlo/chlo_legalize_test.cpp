@@ -74,8 +74,8 @@ std::vector<double> doubles(const exec::Tensor& t) {
 }
 
 std::string mulhiProgram(const std::string& type, const std::string& lhs, const std::string& rhs) {
-  return "func.func @main() -> " + type + " {\n  %a = stablehlo.constant dense<" + lhs + "> : " +
-         type + "\n  %b = stablehlo.constant dense<" + rhs + "> : " + type +
+  return "func.func @main() -> " + type + " {\n  %a = stablehlo.constant dense<" + lhs +
+         "> : " + type + "\n  %b = stablehlo.constant dense<" + rhs + "> : " + type +
          "\n  %0 = \"chlo.mulhi\"(%a, %b) : (" + type + ", " + type + ") -> " + type +
          "\n  return %0 : " + type + "\n}\n";
 }
@@ -99,16 +99,16 @@ TEST(ChloLegalizeTest, MulhiOfUnsignedBytesShiftsLogically) {
 
 // 2^62 * 4 = 2^64: high word 1; -3 * 5 = -15: high word -1 (all ones); 2^32 * 2^32 = 2^64.
 TEST(ChloLegalizeTest, MulhiOfSignedWordsUsesThePartialProducts) {
-  auto r = lowerAndRun(mulhiProgram("tensor<3xi64>", "[4611686018427387904, -3, 4294967296]",
-                                    "[4, 5, 4294967296]"));
+  auto r = lowerAndRun(
+      mulhiProgram("tensor<3xi64>", "[4611686018427387904, -3, 4294967296]", "[4, 5, 4294967296]"));
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(ints(r[0]), (std::vector<int64_t>{1, -1, 1}));
 }
 
 // (2^64 - 1)^2 = 2^128 - 2^65 + 1: high word 2^64 - 2; 2^63 * 4 = 2^65: high word 2.
 TEST(ChloLegalizeTest, MulhiOfUnsignedWordsCarriesBetweenHalves) {
-  auto r = lowerAndRun(
-      mulhiProgram("tensor<2xui64>", "[18446744073709551615, 9223372036854775808]", "[18446744073709551615, 4]"));
+  auto r = lowerAndRun(mulhiProgram("tensor<2xui64>", "[18446744073709551615, 9223372036854775808]",
+                                    "[18446744073709551615, 4]"));
   ASSERT_EQ(r.size(), 1u);
   std::vector<int64_t> hi = ints(r[0]);
   ASSERT_EQ(hi.size(), 2u);
@@ -197,7 +197,8 @@ TEST(ChloLegalizeTest, ScanBodyMayHoldChloOps) {
 }
 
 TEST(ChloLegalizeTest, RefusesOtherChloOpsAndChangesNothing) {
-  Lowered l = lower(R"(func.func @main(%a: tensor<4xi32>, %b: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xf32>) {
+  Lowered l = lower(
+      R"(func.func @main(%a: tensor<4xi32>, %b: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xf32>) {
   %0 = "chlo.mulhi"(%a, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %1 = chlo.erf %b : tensor<4xf32> -> tensor<4xf32>
   return %0, %1 : tensor<4xi32>, tensor<4xf32>
