@@ -2,6 +2,7 @@
 
 #include "core/ir/attribute.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -68,10 +69,11 @@ std::optional<std::vector<int64_t>> parseIntValue(std::string_view value) {
   return out;
 }
 
-// The body between `<` and the final `>` of `#stablehlo.<mnemonic><...>`.
-std::optional<std::string_view> structBody(std::string_view text, std::string_view mnemonic) {
+// The body between `<` and the final `>` of `#<dialect>.<mnemonic><...>`.
+std::optional<std::string_view> structBody(std::string_view text, std::string_view mnemonic,
+                                           std::string_view dialect = "stablehlo") {
   text = trim(text);
-  std::string prefix = "#stablehlo." + std::string(mnemonic) + "<";
+  std::string prefix = "#" + std::string(dialect) + "." + std::string(mnemonic) + "<";
   if (!text.starts_with(prefix) || !text.ends_with('>'))
     return std::nullopt;
   return trim(text.substr(prefix.size(), text.size() - prefix.size() - 1));
@@ -211,8 +213,8 @@ std::string enumCase(const ir::Operation& op, std::string_view name) {
   return space == std::string_view::npos ? std::string() : std::string(body.substr(space + 1));
 }
 
-std::optional<Fields> parseStablehloStruct(std::string_view text, std::string_view mnemonic) {
-  std::optional<std::string_view> body = structBody(text, mnemonic);
+// The `key = value` fields of the struct-like attribute body `body`.
+std::optional<Fields> parseStructFields(std::optional<std::string_view> body) {
   if (!body)
     return std::nullopt;
   Fields fields;
@@ -226,6 +228,30 @@ std::optional<Fields> parseStablehloStruct(std::string_view text, std::string_vi
     fields[std::string(trim(entry.substr(0, eq)))] = std::move(*value);
   }
   return fields;
+}
+
+std::optional<Fields> parseStablehloStruct(std::string_view text, std::string_view mnemonic) {
+  return parseStructFields(structBody(text, mnemonic));
+}
+
+std::optional<RaggedDotDimensionNumbers> raggedDotDimensionNumbers(const ir::Operation& op) {
+  static constexpr std::string_view kKnown[] = {
+      "lhs_batching_dimensions",    "rhs_batching_dimensions", "lhs_contracting_dimensions",
+      "rhs_contracting_dimensions", "lhs_ragged_dimensions",   "rhs_group_dimensions"};
+  const std::string* text = opaqueText(op, "ragged_dot_dimension_numbers");
+  auto fields = text ? parseStructFields(structBody(*text, "ragged_dot", "chlo")) : std::nullopt;
+  if (!fields)
+    return std::nullopt;
+  for (const auto& [name, values] : *fields)
+    if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown))
+      return std::nullopt;
+  RaggedDotDimensionNumbers d;
+  d.dot = {field(*fields, "lhs_batching_dimensions"), field(*fields, "rhs_batching_dimensions"),
+           field(*fields, "lhs_contracting_dimensions"),
+           field(*fields, "rhs_contracting_dimensions")};
+  d.lhsRagged = field(*fields, "lhs_ragged_dimensions");
+  d.rhsGroup = field(*fields, "rhs_group_dimensions");
+  return d;
 }
 
 std::optional<DotDimensionNumbers> dotDimensionNumbers(const ir::Operation& op) {

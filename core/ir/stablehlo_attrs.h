@@ -44,6 +44,16 @@ struct DotDimensionNumbers {
 };
 std::optional<DotDimensionNumbers> dotDimensionNumbers(const ir::Operation& op);
 
+/// CHLO's `#chlo.ragged_dot<...>` (`chlo.ragged_dot`'s `ragged_dot_dimension_numbers`): dot
+/// dimension numbers plus the lhs ragged dimensions and the rhs group dimensions. Absent fields
+/// are empty lists. Returns nothing when the attribute is missing, not such an attribute, or
+/// names a field CHLO does not have.
+struct RaggedDotDimensionNumbers {
+  DotDimensionNumbers dot;
+  std::vector<int64_t> lhsRagged, rhsGroup;
+};
+std::optional<RaggedDotDimensionNumbers> raggedDotDimensionNumbers(const ir::Operation& op);
+
 /// `#stablehlo.gather<...>` and `#stablehlo.scatter<...>`, in gather terms: for scatter,
 /// `offsetDims` are the update window dims and `collapsedSliceDims` the inserted window dims.
 struct GatherScatterDimensionNumbers {

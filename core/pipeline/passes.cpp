@@ -13,6 +13,7 @@ void registerBuiltinPasses(PassRegistry& registry) {
   registerExportPipeline(registry);
   registerXlaGspmdPasses(registry);
   registerXlaRoundTripPasses(registry);
+  registerStablehloPasses(registry);
 }
 
 } // namespace shardscope::pipeline

@@ -74,4 +74,8 @@ void registerXlaGspmdPasses(PassRegistry& registry);
 /// import and export pipelines and their steps (register_xla_round_trip_passes.cpp).
 void registerXlaRoundTripPasses(PassRegistry& registry);
 
+/// Adds the `stablehlo-opt` passes ShardScope implements: `chlo-legalize-to-stablehlo`
+/// (core/import/chlo; register_stablehlo_passes.cpp).
+void registerStablehloPasses(PassRegistry& registry);
+
 } // namespace shardscope::pipeline

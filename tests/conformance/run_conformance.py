@@ -543,6 +543,9 @@ def make_bin_dir(root: Path, opts: argparse.Namespace) -> Path:
     bin_dir.mkdir()
     cli = shlex.quote(str(opts.cli))
     write_executable(bin_dir / "sdy_opt", f'#!/bin/sh\nexec {cli} opt "$@"\n')
+    # StableHLO's RUN lines lower CHLO first (`stablehlo-opt --chlo-legalize-to-stablehlo`);
+    # `opt` implements the passes they name and rejects any other one.
+    write_executable(bin_dir / "stablehlo-opt", f'#!/bin/sh\nexec {cli} opt "$@"\n')
     write_executable(bin_dir / "not", NOT_SCRIPT)
     if opts.interpret:  # `stablehlo-translate --interpret FILE` -> `shardscope-cli interpret ...`
         write_executable(bin_dir / "stablehlo-translate", f'#!/bin/sh\nexec {cli} interpret "$@"\n')
@@ -568,6 +571,7 @@ def make_environment(bin_dir: Path, opts: argparse.Namespace) -> dict[str, str]:
 def make_substituter(opts: argparse.Namespace) -> Substituter:
     tools = {
         "sdy_opt": f"{shlex.quote(str(opts.cli))} opt",
+        "stablehlo-opt": f"{shlex.quote(str(opts.cli))} opt",
         "FileCheck": shlex.quote(str(opts.filecheck)),
         "split-file": shlex.quote(str(opts.split_file)),
     }

@@ -1,5 +1,6 @@
 // Pretty forms of the CHLO ops JAX prints (`chlo.erf_inv %0 : tensor<4xf32> -> tensor<4xf32>`,
-// `chlo.top_k(%0, k = 3) : ...`), following the assembly formats of StableHLO's ChloOps.td. The
+// `chlo.top_k(%0, k = 3) : ...`, `chlo.scan(%0) inits(%1) dimension=0 {...} : ...`), following
+// the assembly formats of StableHLO's ChloOps.td and ChloOps.cpp (`ScanOp::parse`). The
 // IR does not model CHLO: these ops load and print in MLIR's generic form (`sdy_opt` does not
 // register the CHLO dialect, so the generic form is what it can read back), and the analyses treat
 // them as opaque ops.
@@ -79,6 +80,59 @@ bool parseTopK(Parser& p, OperationState& s) {
 }
 
 
+// `array<i32: a, b>`, the segment sizes of an op with variadic operand or result groups.
+Attribute segmentSizes(int64_t first, int64_t second) {
+  auto storage = std::make_shared<ir::DenseArrayAttr>();
+  storage->element = ir::ElementType::I32;
+  storage->ints = {first, second};
+  return Attribute(std::shared_ptr<const ir::AttrStorage>(std::move(storage)));
+}
+
+// `(%a, %b)`, possibly empty.
+bool parseParenOperands(Parser& p, std::vector<UnresolvedOperand>& operands) {
+  if (!p.expect(TokenKind::LParen, "("))
+    return false;
+  if (p.consumeIf(TokenKind::RParen))
+    return true;
+  return p.parseOperandList(operands) && p.expect(TokenKind::RParen, ")");
+}
+
+// `(%inputs) inits (%inits) dimension = N [attributes {...}] { region } : (types) -> types`, as
+// `ScanOp::parse`: the region is isolated from above, the operand types are the inputs' then the
+// inits', and the last results (as many as there are inits) are the carries.
+bool parseScan(Parser& p, OperationState& s) {
+  std::vector<UnresolvedOperand> inputs, inits;
+  int64_t dimension = 0;
+  if (!parseParenOperands(p, inputs) || !p.expectKeyword("inits") ||
+      !parseParenOperands(p, inits) || !p.parseKeywordEqual("dimension") ||
+      !p.parseInteger(dimension))
+    return false;
+  if (p.consumeKeywordIf("attributes") &&
+      (!p.tok().is(TokenKind::LBrace) ? p.emitError("expected '{'") : !shlo::parseAttrDict(p, s)))
+    return false;
+  auto body = std::make_unique<ir::Region>(nullptr);
+  if (!p.parseRegion(*body, {}, /*isolated=*/true))
+    return false;
+  s.regions.push_back(std::move(body));
+  std::vector<Type> operandTypes, results;
+  if (!p.expect(TokenKind::Colon, ":") || !p.parseFunctionType(operandTypes, results))
+    return false;
+  if (operandTypes.size() != inputs.size() + inits.size())
+    return p.emitError(s.loc, "operand types must match the number of inputs and inits");
+  if (results.size() < inits.size())
+    return p.emitError(s.loc, "not enough result types to cover the required carries");
+  std::vector<UnresolvedOperand> operands = inputs;
+  operands.insert(operands.end(), inits.begin(), inits.end());
+  auto numInputs = static_cast<int64_t>(inputs.size());
+  auto numInits = static_cast<int64_t>(inits.size());
+  s.addAttr("dimension", shlo::i64Attr(dimension));
+  s.addAttr("operandSegmentSizes", segmentSizes(numInputs, numInits));
+  s.addAttr("resultSegmentSizes",
+            segmentSizes(static_cast<int64_t>(results.size()) - numInits, numInits));
+  s.resultTypes = results;
+  return p.resolveOperands(operands, operandTypes, s.operands);
+}
+
 } // namespace
 
 namespace shlo {
@@ -105,6 +159,11 @@ void registerChloFormats(const AddFormat& add) {
   for (std::string_view name : {"chlo.next_after", "chlo.polygamma", "chlo.zeta", "chlo.mulhi"})
     add({name, parseNary<2, false>, nullptr, {}});
   add({"chlo.top_k", parseTopK, nullptr, {"k", "is_stable"}});
+  add({"chlo.ragged_dot", nullptr, nullptr, {"ragged_dot_dimension_numbers", "precision_config"}});
+  add({"chlo.scan", parseScan, nullptr,
+       {"dimension", "scan_dim_size", "is_reverse", "is_associative", "operandSegmentSizes",
+        "resultSegmentSizes"},
+       nullptr, nullptr, /*isolatedFromAbove=*/true});
 }
 
 } // namespace shlo

@@ -5,6 +5,7 @@
 
 #include "core/ir/module.h"
 #include "core/ir/operation.h"
+#include "core/ir/stablehlo_attrs.h"
 #include "core/support/diagnostic.h"
 
 #include <cstdint>
@@ -67,6 +68,7 @@ void addGatherRules(RuleTable& table);
 void addLinalgRules(RuleTable& table);
 void addWindowRules(RuleTable& table);
 void addIoRules(RuleTable& table);
+void addChloRules(RuleTable& table);
 
 /// Checks `func.call` against its callee and `func.return` against its function, with MLIR's
 /// messages. Returns false after reporting the first error.
@@ -130,6 +132,20 @@ bool checkSameShapes(const OpContext& ctx);
 /// Checks MLIR's `Elementwise` trait over ranked tensors (`all non-scalar operands/results must
 /// have the same shape and base type`).
 bool checkElementwise(const OpContext& ctx);
+
+// ---- Contractions ----------------------------------------------------------------------------
+
+/// StableHLO's `checkDotGeneralConstraints` (`dot_general_c1`...`c11`) on an lhs and rhs of the
+/// shapes `lhs` and `rhs` with dimension numbers `dn`; `chlo.ragged_dot` shares it. Returns false
+/// after reporting.
+bool checkDotGeneralConstraints(const OpContext& ctx, std::span<const int64_t> lhs,
+                                std::span<const int64_t> rhs,
+                                const ir::stablehlo::DotDimensionNumbers& dn);
+/// StableHLO's `checkDimsDistinct`: no dimension in both or twice in `a` and `b` (`has
+/// duplicated dimension from <aName> and <bName>: <dim>`).
+bool checkDimsDistinct(const OpContext& ctx, std::span<const int64_t> a,
+                       std::span<const int64_t> b, std::string_view aName,
+                       std::string_view bName);
 
 /// The integers of `value` when a `stablehlo.constant` defines it (StableHLO's `matchInts`);
 /// nothing otherwise.

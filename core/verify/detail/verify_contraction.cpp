@@ -52,17 +52,6 @@ bool verifyDot(const OpContext& ctx) {
   return checkInferredShape(ctx, dims, ctx.resultType(0).shape());
 }
 
-bool checkDistinct(const OpContext& ctx, std::span<const int64_t> a, std::span<const int64_t> b,
-                   std::string_view aName, std::string_view bName) {
-  std::unordered_set<int64_t> seen;
-  for (auto list : {a, b})
-    for (int64_t dim : list)
-      if (!seen.insert(dim).second)
-        return ctx.error("has duplicated dimension from " + std::string(aName) + " and " +
-                         std::string(bName) + ": " + std::to_string(dim));
-  return true;
-}
-
 bool checkInRange(const OpContext& ctx, int64_t rank, std::span<const int64_t> dims,
                   std::string_view name) {
   for (int64_t dim : dims)
@@ -88,30 +77,10 @@ bool verifyDotGeneral(const OpContext& ctx) {
   std::optional<ir::stablehlo::DotDimensionNumbers> dn = ir::stablehlo::dotDimensionNumbers(ctx.op);
   if (!dn)
     return ctx.missingAttr("dot_dimension_numbers");
-  if (!checkPrecisionConfig(ctx))
-    return false;
-  if (dn->lhsBatching.size() != dn->rhsBatching.size())
-    return ctx.error("lhs and rhs should have the same number of batching dimensions");
-  if (dn->lhsContracting.size() != dn->rhsContracting.size())
-    return ctx.error("lhs and rhs should have the same number of contracting dimensions");
-  if (!checkDistinct(ctx, dn->lhsBatching, dn->lhsContracting, "lhs_batching_dimensions",
-                     "lhs_contracting_dimensions") ||
-      !checkDistinct(ctx, dn->rhsBatching, dn->rhsContracting, "rhs_batching_dimensions",
-                     "rhs_contracting_dimensions"))
+  if (!checkDotGeneralConstraints(ctx, *lhsShape, *rhsShape, *dn))
     return false;
   std::span<const int64_t> lhs = *lhsShape, rhs = *rhsShape;
   int64_t lhsRank = static_cast<int64_t>(lhs.size()), rhsRank = static_cast<int64_t>(rhs.size());
-  if (!checkInRange(ctx, lhsRank, dn->lhsBatching, "lhs_batching_dimensions") ||
-      !checkInRange(ctx, lhsRank, dn->lhsContracting, "lhs_contracting_dimensions") ||
-      !checkInRange(ctx, rhsRank, dn->rhsBatching, "rhs_batching_dimensions") ||
-      !checkInRange(ctx, rhsRank, dn->rhsContracting, "rhs_contracting_dimensions"))
-    return false;
-  for (size_t i = 0; i < dn->lhsBatching.size(); ++i)
-    if (!compatibleDims(lhs[dn->lhsBatching[i]], rhs[dn->rhsBatching[i]]))
-      return ctx.error("batching dimension sizes must match for lhs/rhs");
-  for (size_t i = 0; i < dn->lhsContracting.size(); ++i)
-    if (!compatibleDims(lhs[dn->lhsContracting[i]], rhs[dn->rhsContracting[i]]))
-      return ctx.error("contracting dimension sizes must match for lhs/rhs");
   std::vector<int64_t> dims;
   for (size_t i = 0; i < dn->lhsBatching.size(); ++i) {
     int64_t l = lhs[dn->lhsBatching[i]], r = rhs[dn->rhsBatching[i]];
@@ -140,6 +109,47 @@ bool verifyDotGeneral(const OpContext& ctx) {
 }
 
 } // namespace
+
+bool checkDotGeneralConstraints(const OpContext& ctx, std::span<const int64_t> lhs,
+                                std::span<const int64_t> rhs,
+                                const ir::stablehlo::DotDimensionNumbers& dn) {
+  if (!checkPrecisionConfig(ctx))
+    return false;
+  if (dn.lhsBatching.size() != dn.rhsBatching.size())
+    return ctx.error("lhs and rhs should have the same number of batching dimensions");
+  if (dn.lhsContracting.size() != dn.rhsContracting.size())
+    return ctx.error("lhs and rhs should have the same number of contracting dimensions");
+  if (!checkDimsDistinct(ctx, dn.lhsBatching, dn.lhsContracting, "lhs_batching_dimensions",
+                         "lhs_contracting_dimensions") ||
+      !checkDimsDistinct(ctx, dn.rhsBatching, dn.rhsContracting, "rhs_batching_dimensions",
+                         "rhs_contracting_dimensions"))
+    return false;
+  int64_t lhsRank = static_cast<int64_t>(lhs.size()), rhsRank = static_cast<int64_t>(rhs.size());
+  if (!checkInRange(ctx, lhsRank, dn.lhsBatching, "lhs_batching_dimensions") ||
+      !checkInRange(ctx, lhsRank, dn.lhsContracting, "lhs_contracting_dimensions") ||
+      !checkInRange(ctx, rhsRank, dn.rhsBatching, "rhs_batching_dimensions") ||
+      !checkInRange(ctx, rhsRank, dn.rhsContracting, "rhs_contracting_dimensions"))
+    return false;
+  for (size_t i = 0; i < dn.lhsBatching.size(); ++i)
+    if (!compatibleDims(lhs[dn.lhsBatching[i]], rhs[dn.rhsBatching[i]]))
+      return ctx.error("batching dimension sizes must match for lhs/rhs");
+  for (size_t i = 0; i < dn.lhsContracting.size(); ++i)
+    if (!compatibleDims(lhs[dn.lhsContracting[i]], rhs[dn.rhsContracting[i]]))
+      return ctx.error("contracting dimension sizes must match for lhs/rhs");
+  return true;
+}
+
+bool checkDimsDistinct(const OpContext& ctx, std::span<const int64_t> a,
+                       std::span<const int64_t> b, std::string_view aName,
+                       std::string_view bName) {
+  std::unordered_set<int64_t> seen;
+  for (auto list : {a, b})
+    for (int64_t dim : list)
+      if (!seen.insert(dim).second)
+        return ctx.error("has duplicated dimension from " + std::string(aName) + " and " +
+                         std::string(bName) + ": " + std::to_string(dim));
+  return true;
+}
 
 void addContractionRules(RuleTable& table) {
   table.emplace("stablehlo.dot", OpRules{&verifyDot, nullptr});
