@@ -97,7 +97,16 @@ struct Walker {
 
 bool verifyStablehlo(const ir::Module& module, support::DiagnosticSink& sink) {
   Walker walker{module, sink, {}};
-  if (!walker.visit(module.op()))
+  // As MLIR, which verifies the ops isolated from above (functions) each on its own: the first
+  // error of every top-level op is reported, not only the module's first. (The module op has no
+  // rule of its own.)
+  const ir::Operation& top = module.op();
+  bool ok = true;
+  for (unsigned r = 0; r < top.numRegions(); ++r)
+    for (const auto& block : top.region(r).blocks())
+      for (const auto& op : block->ops())
+        ok = walker.visit(*op) && ok;
+  if (!ok)
     return false;
   // MLIR checks symbol uses when it leaves the module, after every op's own invariants.
   for (const ir::Operation* call : walker.calls) {

@@ -16,7 +16,17 @@ namespace shardscope::verify::detail {
 namespace {
 
 bool checkPrecisionConfig(const OpContext& ctx) {
-  const auto* config = ctx.op.attr("precision_config").as<ir::ArrayAttr>();
+  ir::Attribute attr = ctx.op.attr("precision_config");
+  const auto* config = attr.as<ir::ArrayAttr>();
+  // ODS's HLO_PrecisionConfigAttr: an array of `#stablehlo<precision ...>` (`#chlo<...>` for
+  // chlo.ragged_dot).
+  bool precisions = !attr || config;
+  for (size_t i = 0; config && i < config->elements.size(); ++i)
+    precisions = precisions && (config->elements[i].str().starts_with("#stablehlo<precision ") ||
+                                config->elements[i].str().starts_with("#chlo<precision "));
+  if (!precisions)
+    return ctx.opError("attribute 'precision_config' failed to satisfy constraint: Precision "
+                       "Config attribute");
   if (!config || config->elements.size() <= 2)
     return true;
   return ctx.error("expects precision config to be empty or have <= 2 elements, got " +

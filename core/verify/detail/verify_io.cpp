@@ -10,6 +10,7 @@
 #include "core/ir/stablehlo_attrs.h"
 
 #include <algorithm>
+#include <set>
 #include <numeric>
 
 namespace shardscope::verify::detail {
@@ -265,8 +266,9 @@ bool checkOutputOperandAliases(const OpContext& ctx) {
     if (!outputPart)
       return ctx.opError(
           "output_tuple_indices in the output_operand_alias attribute out of bounds");
-    // Opaque types are compared as text, which may spell one type two ways: not compared.
-    if (*operandPart != *outputPart && !hasOpaquePart(*operandPart) && !hasOpaquePart(*outputPart))
+    // Opaque types are compared as text, which may spell one type two ways: two opaque parts
+    // are not compared (an opaque part and a plain one always differ).
+    if (*operandPart != *outputPart && !(hasOpaquePart(*operandPart) && hasOpaquePart(*outputPart)))
       return ctx.opError("shapes mismatch in the output_operand_alias attribute: operand part "
                          "has type " +
                          quoted(*operandPart) + " and output part has type " + quoted(*outputPart));
@@ -274,8 +276,134 @@ bool checkOutputOperandAliases(const OpContext& ctx) {
   return true;
 }
 
+// A typed-FFI call (api_version 4) takes its backend_config as a dictionary, the others as a
+// string (CustomCallOp::verify).
+bool checkBackendConfig(const OpContext& ctx) {
+  ir::Attribute config = ctx.op.attr("backend_config");
+  if (!config)
+    return true;
+  std::optional<int64_t> version = ctx.intAttr("api_version");
+  static constexpr std::string_view kVersions[] = {
+      "API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+      "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI"};
+  const int64_t v = version.value_or(1); // ODS's default: API_VERSION_ORIGINAL
+  const std::string name = v >= 0 && v < 5 ? std::string(kVersions[v]) : std::to_string(v);
+  if (v == 4 && config.kind() != ir::Attribute::Kind::Dictionary)
+    return ctx.opError("backend_config for api_version " + name +
+                       " must be a dictionary attribute.");
+  if (v != 4 && config.kind() != ir::Attribute::Kind::String)
+    return ctx.opError("backend_config for api_version " + name + " must be a string attribute.");
+  return true;
+}
+
+bool isMemref(ir::Type type) {
+  return type.kind() == ir::Type::Kind::Opaque && type.opaqueText().starts_with("memref<");
+}
+
+// A tensor and a memref of one shape and element type: `tensor<2xf32>` and `memref<2xf32>`
+// (memrefs are kept as text, so layouts and memory spaces make them differ).
+bool sameShapeAndElement(ir::Type tensor, ir::Type memref) {
+  std::string_view text = memref.opaqueText();
+  return tensor.isTensor() && text.substr(6) == std::string_view(tensor.str()).substr(6);
+}
+
+std::string indicesText(std::span<const int64_t> indices) {
+  std::string out = "[";
+  for (size_t i = 0; i < indices.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(indices[i]);
+  return out + "]";
+}
+
+// The buffer custom calls (`CreateBuffer`, `Pin`, `Unpin`) and the buffer rule of the others:
+// every buffer result is aliased to an operand once, every buffer operand at most once
+// (CustomCallOp::verifyKnownCustomCalls).
+bool checkBufferCustomCalls(const OpContext& ctx) {
+  const std::string target = ir::stablehlo::stringAttr(ctx.op, "call_target_name");
+  const unsigned inputs = ctx.op.numOperands(), outputs = ctx.op.numResults();
+  if (target == "CreateBuffer") {
+    if (inputs != 0)
+      return ctx.opError("CreateBuffer custom_call shouldn't have any inputs");
+    if (outputs != 1)
+      return ctx.opError("CreateBuffer custom_call should have one result");
+    if (!isMemref(ctx.resultType(0)))
+      return ctx.opError("CreateBuffer custom_call should have a memref result");
+    return true;
+  }
+  if (target == "Pin" || target == "Unpin") {
+    const bool pin = target == "Pin";
+    const std::string what = target + " custom_call should have ";
+    if (inputs != 1)
+      return ctx.opError(what + "one input");
+    ir::Type input = ctx.operandType(0);
+    if (pin ? !input.isTensor() : !isMemref(input))
+      return ctx.opError(what + (pin ? "a tensor input" : "a memref input"));
+    if (outputs != 1)
+      return ctx.opError(what + "one output");
+    ir::Type output = ctx.resultType(0);
+    if (pin ? !isMemref(output) : !output.isTensor())
+      return ctx.opError(what + (pin ? "a memref output" : "a tensor output"));
+    if (!(pin ? sameShapeAndElement(input, output) : sameShapeAndElement(output, input)))
+      return ctx.opError(what + "compatible input and output types");
+    return true;
+  }
+  const auto* aliases = ctx.op.attr("output_operand_aliases").as<ir::ArrayAttr>();
+  std::set<std::pair<int64_t, std::vector<int64_t>>> operandParts;
+  std::set<std::vector<int64_t>> outputParts;
+  for (size_t a = 0; aliases && a < aliases->elements.size(); ++a) {
+    const auto* text = aliases->elements[a].as<ir::OpaqueAttr>();
+    auto fields = text ? ir::stablehlo::parseStablehloStruct(text->text, "output_operand_alias")
+                       : std::nullopt;
+    if (!fields || !fields->contains("operand_index"))
+      continue;
+    auto field = [&](std::string_view name) {
+      auto it = fields->find(name);
+      return it == fields->end() ? std::vector<int64_t>{} : it->second;
+    };
+    const int64_t index = field("operand_index").front();
+    const std::vector<int64_t> operandIndices = field("operand_tuple_indices");
+    const std::vector<int64_t> outputIndices = field("output_tuple_indices");
+    std::optional<ir::Type> part = index >= 0 && index < static_cast<int64_t>(inputs)
+                                       ? tuplePart(ctx.operandType(static_cast<unsigned>(index)),
+                                                   operandIndices)
+                                       : std::nullopt;
+    if (!part || !isMemref(*part))
+      continue;
+    if (!outputParts.insert(outputIndices).second)
+      return ctx.opError("buffer output " + indicesText(outputIndices) +
+                         " is used in output_operand_alias more than once");
+    if (!operandParts.insert({index, operandIndices}).second)
+      return ctx.opError("buffer operand " + std::to_string(index) + indicesText(operandIndices) +
+                         " is used in output_operand_alias more than once");
+  }
+  // Every buffer leaf of the results (a tuple of them when there are several) is aliased.
+  std::vector<ir::Type> results = ir::resultTypes(ctx.op);
+  if (results.empty())
+    return true;
+  ir::Type all = results.size() == 1 ? results[0] : ir::Type::tuple(results);
+  std::vector<int64_t> path;
+  std::optional<std::string> unaliased;
+  auto walk = [&](auto&& self, ir::Type type) -> void {
+    if (unaliased)
+      return;
+    if (type.kind() == ir::Type::Kind::Tuple) {
+      for (size_t i = 0; i < type.elements().size(); ++i) {
+        path.push_back(static_cast<int64_t>(i));
+        self(self, type.elements()[i]);
+        path.pop_back();
+      }
+    } else if (isMemref(type) && !outputParts.contains(path)) {
+      unaliased = indicesText(path);
+    }
+  };
+  walk(walk, all);
+  if (unaliased)
+    return ctx.opError("buffer output " + *unaliased + " is not used in output_operand_alias");
+  return true;
+}
+
 bool verifyCustomCall(const OpContext& ctx) {
-  return checkCustomCallLayouts(ctx) && checkOutputOperandAliases(ctx);
+  return checkCustomCallLayouts(ctx) && checkOutputOperandAliases(ctx) &&
+         checkBackendConfig(ctx) && checkBufferCustomCalls(ctx);
 }
 
 } // namespace

@@ -258,7 +258,31 @@ bool verifyIota(const OpContext& ctx) {
   return true;
 }
 
+// A constant's type is its value's (ConstantOp::inferReturnTypes); a quantized result holds the
+// value in its storage type (isCompatibleReturnTypes).
+bool constantInfer(const OpContext& ctx) {
+  ir::Attribute value = ctx.op.attr("value");
+  ir::Type valueType;
+  if (const auto* dense = value.as<ir::DenseElementsAttr>())
+    valueType = dense->type;
+  else if (const auto* resource = value.as<ir::DenseResourceAttr>())
+    valueType = resource->type;
+  if (!valueType || ctx.op.numResults() != 1)
+    return true;
+  ir::Type result = ctx.resultType(0);
+  ir::Type comparable = result;
+  if (std::optional<ir::QuantType> quant = ir::quantTypeOf(result))
+    comparable = quant->storageType();
+  if (comparable == valueType)
+    return true;
+  return ctx.opError("inferred type(s) " + quoted(valueType) +
+                     " are incompatible with return type(s) of operation " + quoted(result));
+}
+
 bool concatenateEntry(const OpContext& ctx) {
+  // SameOperandsAndResultElementType: at least one operand.
+  if (ctx.op.numOperands() == 0)
+    return ctx.opError("expected 1 or more operands, but found 0");
   std::optional<int64_t> dimension = ctx.intAttr("dimension");
   if (!dimension)
     return ctx.missingAttr("dimension");
@@ -460,6 +484,7 @@ void addShapeRules(RuleTable& table) {
   table.emplace("stablehlo.transpose", OpRules{&transposeEntry, &transposeInfer});
   table.emplace("stablehlo.iota", OpRules{&verifyIota, nullptr});
   table.emplace("stablehlo.concatenate", OpRules{&concatenateEntry, &concatenateInfer});
+  table.emplace("stablehlo.constant", OpRules{nullptr, &constantInfer});
   table.emplace("stablehlo.reverse", OpRules{&reverseEntry, &reverseInfer});
   table.emplace("stablehlo.get_tuple_element", OpRules{&getTupleElementEntry, &getTupleElementInfer});
   table.emplace("stablehlo.tuple", OpRules{nullptr, &verifyTuple});
