@@ -24,6 +24,7 @@ const detail::RuleTable& rules() {
     detail::addLinalgRules(t);
     detail::addWindowRules(t);
     detail::addIoRules(t);
+    detail::addInterpreterRules(t);
     detail::addChloRules(t);
     detail::addQuantRules(t);
     t.emplace("func.return", detail::OpRules{&detail::verifyFuncReturn, nullptr});

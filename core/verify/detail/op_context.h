@@ -68,6 +68,7 @@ void addGatherRules(RuleTable& table);
 void addLinalgRules(RuleTable& table);
 void addWindowRules(RuleTable& table);
 void addIoRules(RuleTable& table);
+void addInterpreterRules(RuleTable& table);
 void addChloRules(RuleTable& table);
 
 /// Checks `func.call` against its callee and `func.return` against its function, with MLIR's
