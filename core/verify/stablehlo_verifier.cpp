@@ -25,6 +25,7 @@ const detail::RuleTable& rules() {
     detail::addWindowRules(t);
     detail::addIoRules(t);
     detail::addInterpreterRules(t);
+    detail::addAsyncRules(t);
     detail::addChloRules(t);
     detail::addQuantRules(t);
     t.emplace("func.return", detail::OpRules{&detail::verifyFuncReturn, nullptr});

@@ -69,6 +69,7 @@ void addLinalgRules(RuleTable& table);
 void addWindowRules(RuleTable& table);
 void addIoRules(RuleTable& table);
 void addInterpreterRules(RuleTable& table);
+void addAsyncRules(RuleTable& table);
 void addChloRules(RuleTable& table);
 
 /// Checks `func.call` against its callee and `func.return` against its function, with MLIR's
