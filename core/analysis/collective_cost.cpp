@@ -129,6 +129,7 @@ std::optional<CollectiveCost> sdyCost(const ir::Module& module, const ir::Operat
   for (const ir::AxisRef& axis : axes) {
     groupSize *= mesh.sizeOf(axis);
     cost.axes.push_back(axisName(axis));
+    cost.axisRefs.push_back(axis);
   }
   cost.groupSize = groupSize;
   cost.numGroups = std::max<int64_t>(1, mesh.totalSize() / std::max<int64_t>(groupSize, 1));
@@ -150,8 +151,10 @@ std::optional<CollectiveCost> sdyCost(const ir::Module& module, const ir::Operat
       for (size_t d = 0; d < from->dims.size() && d < out->sharding.dims.size(); ++d)
         for (const ir::AxisRef& axis : out->sharding.dims[d].axes)
           if (std::find(from->dims[d].axes.begin(), from->dims[d].axes.end(), axis) ==
-              from->dims[d].axes.end())
+              from->dims[d].axes.end()) {
             cost.axes.push_back(axisName(axis));
+            cost.axisRefs.push_back(axis);
+          }
     cost.perAxis.push_back({cost.axes.empty() ? "(groups)" : cost.axes.front(), cost.bytesSent});
     return cost;
   }
@@ -193,6 +196,7 @@ std::optional<CollectiveCost> stablehloCost(const ir::Module& module, const ir::
         for (const std::string& axis : match.axes) {
           steps.push_back({axis, mesh.axisSize(axis)});
           cost.axes.push_back(axis);
+          cost.axisRefs.push_back({axis, std::nullopt});
         }
       } else {
         cost.note = match.problem;

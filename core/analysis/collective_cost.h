@@ -43,6 +43,9 @@ struct CollectiveCost {
   std::string kind;
   /// The mesh axes it communicates along, major to minor (empty when unknown or none).
   std::vector<std::string> axes;
+  /// The same axes as axis references (sub-axes with their pre-size and size), for the geometry
+  /// of its groups and rings (`sharding::MeshView::groupsAlong`, `ringHops`).
+  std::vector<ir::AxisRef> axisRefs;
   /// Devices per group and number of groups.
   int64_t groupSize = 1;
   int64_t numGroups = 1;

@@ -24,6 +24,7 @@ void inheritAxes(analysis::CostSummary& perDevice, const analysis::CostSummary& 
       continue;
     const analysis::CollectiveCost& from = *byOp.at(origin->second);
     cost.axes = from.axes;
+    cost.axisRefs = from.axisRefs;
     cost.perAxis = from.perAxis;
     cost.groupSize = from.groupSize;
     cost.numGroups = from.numGroups;

@@ -121,4 +121,54 @@ std::optional<int64_t> MeshView::indexAlong(const ir::AxisRef& axis, int64_t pos
   return (coordinateAt(position, *index) / post) % size;
 }
 
+std::optional<int64_t> MeshView::withIndexAlong(const ir::AxisRef& axis, int64_t position,
+                                                int64_t index) const {
+  std::optional<size_t> a = axisIndex(axis.name);
+  std::optional<int64_t> current = indexAlong(axis, position);
+  if (!a || !current)
+    return std::nullopt;
+  int64_t stride = 1; // positions between neighbours along axis `a`
+  for (size_t b = *a + 1; b < m_mesh->axes.size(); ++b)
+    stride *= m_mesh->axes[b].size;
+  // Along the axis, the sub-axis digit is worth `post` coordinates.
+  return position + (index - *current) * postSizeAt(*a, axis) * stride;
+}
+
+std::vector<MeshView::RingHop> MeshView::ringHops(const ir::AxisRef& axis) const {
+  std::vector<RingHop> hops;
+  const int64_t size = sizeOf(axis);
+  if (size < 2 || !indexAlong(axis, 0))
+    return hops;
+  const int64_t n = totalSize();
+  hops.reserve(static_cast<size_t>(n));
+  for (int64_t p = 0; p < n; ++p) {
+    const int64_t index = *indexAlong(axis, p);
+    const int64_t next = (index + 1) % size;
+    hops.push_back({p, *withIndexAlong(axis, p, next), next == 0});
+  }
+  return hops;
+}
+
+std::vector<int64_t> MeshView::groupsAlong(std::span<const ir::AxisRef> axes) const {
+  const int64_t n = totalSize();
+  std::vector<int64_t> groups(static_cast<size_t>(n), -1);
+  // A group's representative: the device with index 0 along every axis of the collective.
+  std::vector<int64_t> numberOf(static_cast<size_t>(n), -1);
+  int64_t next = 0;
+  for (int64_t p = 0; p < n; ++p) {
+    int64_t base = p;
+    for (const ir::AxisRef& axis : axes) {
+      std::optional<int64_t> moved = withIndexAlong(axis, base, 0);
+      if (!moved)
+        return std::vector<int64_t>(static_cast<size_t>(n), -1);
+      base = *moved;
+    }
+    int64_t& number = numberOf[static_cast<size_t>(base)];
+    if (number < 0)
+      number = next++;
+    groups[static_cast<size_t>(p)] = number;
+  }
+  return groups;
+}
+
 } // namespace shardscope::sharding

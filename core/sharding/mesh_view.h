@@ -82,6 +82,28 @@ public:
   /// The index (0..sizeOf(axis)-1) of the device at `position` along `axis`, or nothing when the
   /// axis is unknown or invalid.
   std::optional<int64_t> indexAlong(const ir::AxisRef& axis, int64_t position) const;
+  /// The position of the device whose index along `axis` is `index` and whose other coordinates
+  /// (other axes, and the other sub-axes of `axis`'s axis) are those of `position`; nothing for
+  /// an unknown or invalid axis. Precondition: 0 <= index < sizeOf(axis).
+  std::optional<int64_t> withIndexAlong(const ir::AxisRef& axis, int64_t position,
+                                        int64_t index) const;
+
+  // Geometry of collectives (the mesh view draws it; the ring model prices it).
+
+  /// One step of a ring along an axis: the device at `from` sends to the one at `to`.
+  struct RingHop {
+    int64_t from = 0; ///< positions
+    int64_t to = 0;
+    bool wraps = false; ///< the closing step, from the ring's last device back to its first
+  };
+  /// Every device's step of the rings along `axis` (rings of sizeOf(axis) devices, in index
+  /// order): one hop per position, in position order; empty for an unknown axis or a ring of
+  /// fewer than 2 devices.
+  std::vector<RingHop> ringHops(const ir::AxisRef& axis) const;
+  /// The group of each position (by position) for a collective over `axes`: devices that differ
+  /// only in their indices along `axes` share a group; groups are numbered 0.. in order of their
+  /// first position. All -1 when an axis is unknown.
+  std::vector<int64_t> groupsAlong(std::span<const ir::AxisRef> axes) const;
 
 private:
   const ir::Mesh* m_mesh;

@@ -47,6 +47,7 @@ void addCollectiveRows(const analysis::CostSummary& summary, StageSnapshot& out,
     row.inserted = why.inserted;
     if (!cost.note.empty())
       row.why += QStringLiteral(" (%1)").arg(QString::fromStdString(cost.note));
+    row.axisRefs = cost.axisRefs;
     out.collectives.push_back(row);
   }
   out.totalBytes = QString::fromStdString(support::formatBytes(summary.totalBytesSent));

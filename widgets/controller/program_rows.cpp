@@ -16,6 +16,7 @@ MeshInfo meshInfo(const ir::Mesh& mesh) {
   }
   for (int64_t id : mesh.deviceIds)
     info.deviceIds.push_back(id);
+  info.geometry = std::make_shared<const ir::Mesh>(mesh);
   return info;
 }
 

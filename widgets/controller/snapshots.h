@@ -13,6 +13,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include "core/ir/sdy_types.h"
+
 #include <memory>
 
 namespace shardscope::widgets {
@@ -110,6 +112,9 @@ struct CollectiveRow {
   bool inserted = false;
   int line = 0;
   int column = 0;
+  /// The same axes as references (sub-axes with their pre-size and size): the views ask the
+  /// mesh (`MeshInfo::geometry`) for the groups and rings of the devices they draw.
+  std::vector<ir::AxisRef> axisRefs;
 };
 
 /// A diagnostic with its location.
@@ -132,6 +137,9 @@ struct MeshInfo {
   QStringList axisNames;
   QVector<qint64> axisSizes;
   QVector<qint64> deviceIds;
+  /// The mesh itself, for its geometry (`sharding::MeshView`: groups of a collective, rings,
+  /// coordinates); null when the program has none.
+  std::shared_ptr<const ir::Mesh> geometry;
   qint64 numDevices() const;
   /// The mesh coordinates of the device at `position` (mesh order).
   QVector<qint64> coordinates(qint64 position) const;

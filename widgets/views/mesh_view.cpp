@@ -4,6 +4,8 @@
 #include "widgets/models/collectives_model.h"
 #include "widgets/views/block_colors.h"
 
+#include "core/sharding/mesh_view.h"
+
 #include <QHelpEvent>
 #include <QHash>
 #include <QMap>
@@ -43,37 +45,27 @@ QVector<int> MeshView::deviceGroups() const {
     if (value->layout.valid) {
       for (qint64 p = 0; p < n; ++p)
         groups[p] = value->layout.groupOf(deviceAt(p));
-    } else if (!value->variance.isEmpty()) {
-      // A per-device value of a manual computation: devices that differ along an axis the value
-      // varies over hold different data.
-      const QStringList axes = value->varyingAxes;
-      for (qint64 p = 0; p < n; ++p) {
-        const QVector<qint64> coords = mesh.coordinates(p);
-        qint64 key = 0;
-        for (int a = 0; a < coords.size(); ++a)
-          if (axes.contains(mesh.axisNames[a]))
-            key = key * mesh.axisSizes[a] + coords[a];
-        groups[p] = static_cast<int>(key);
-      }
+    } else if (!value->variance.isEmpty() && mesh.geometry) {
+      // A per-device value of a manual computation: the devices that hold the same data differ
+      // only along the axes it does not vary over.
+      std::vector<ir::AxisRef> invariant;
+      for (const ir::MeshAxis& axis : mesh.geometry->axes)
+        if (!value->varyingAxes.contains(QString::fromStdString(axis.name)))
+          invariant.push_back({axis.name, std::nullopt});
+      const std::vector<int64_t> same = sharding::MeshView(*mesh.geometry).groupsAlong(invariant);
+      for (qint64 p = 0; p < n && p < static_cast<qint64>(same.size()); ++p)
+        groups[p] = static_cast<int>(same[p]);
     }
     return groups;
   }
-  if (const CollectiveRow* coll = m_context->selectedCollectiveRow()) {
-    // Devices communicate with those that differ only along the collective's axes: the group is
-    // the position along the other axes.
-    for (qint64 p = 0; p < n; ++p) {
-      const QVector<qint64> coords = mesh.coordinates(p);
-      qint64 key = 0;
-      for (int a = 0; a < coords.size(); ++a) {
-        bool inCollective = false;
-        for (const QString& axis : coll->axes)
-          inCollective = inCollective || axis == mesh.axisNames[a] ||
-                         axis.startsWith(mesh.axisNames[a] + QLatin1Char(':'));
-        if (!inCollective)
-          key = key * mesh.axisSizes[a] + coords[a];
-      }
-      groups[p] = coll->axes.isEmpty() ? -1 : static_cast<int>(key);
-    }
+  if (const CollectiveRow* coll = m_context->selectedCollectiveRow(); coll && mesh.geometry) {
+    // Devices communicate with those that differ only along the collective's axes.
+    if (coll->axisRefs.empty())
+      return groups;
+    const std::vector<int64_t> along =
+        sharding::MeshView(*mesh.geometry).groupsAlong(coll->axisRefs);
+    for (qint64 p = 0; p < n && p < static_cast<qint64>(along.size()); ++p)
+      groups[p] = static_cast<int>(along[p]);
   }
   return groups;
 }
@@ -104,43 +96,17 @@ QString MeshView::legend() const {
 
 QVector<MeshView::Transfer> MeshView::transfers() const {
   QVector<Transfer> out;
-  const CollectiveRow* coll = m_context->program() ? m_context->selectedCollectiveRow() : nullptr;
-  if (!coll || m_context->selectedValueRow())
+  const ProgramSnapshotPtr program = m_context->program();
+  const CollectiveRow* coll = program ? m_context->selectedCollectiveRow() : nullptr;
+  if (!coll || m_context->selectedValueRow() || !program->mesh.geometry)
     return out;
-  const MeshInfo& mesh = m_context->program()->mesh;
-  const qint64 n = mesh.numDevices();
-  for (int i = 0; i < coll->axes.size(); ++i) {
-    // `x` or a sub-axis `x:(pre)size`: the ring runs over the devices whose coordinate along x
-    // differs only in that sub-axis' digits.
-    const QString& spec = coll->axes[i];
-    const QString name = spec.section(QLatin1Char(':'), 0, 0);
-    const int a = static_cast<int>(mesh.axisNames.indexOf(name));
-    if (a < 0)
-      continue;
-    const qint64 full = mesh.axisSizes[a];
-    qint64 pre = 1, size = full;
-    if (spec.contains(QLatin1Char(':'))) {
-      const QString sub = spec.section(QLatin1Char(':'), 1);
-      const int close = static_cast<int>(sub.indexOf(QLatin1Char(')')));
-      pre = sub.mid(1, close - 1).toLongLong();
-      size = sub.mid(close + 1).toLongLong();
-      if (pre <= 0 || size <= 0 || full % (pre * size) != 0)
-        continue;
-    }
-    if (size < 2)
-      continue;
-    const qint64 post = full / (pre * size);
-    qint64 stride = 1;
-    for (int b = a + 1; b < mesh.axisSizes.size(); ++b)
-      stride *= mesh.axisSizes[b];
-    const qint64 bytes = coll->axisBytes.value(i, coll->bytesSent / coll->axes.size());
-    for (qint64 p = 0; p < n; ++p) {
-      const qint64 c = mesh.coordinates(p).value(a);
-      const qint64 digit = (c / post) % size;
-      const qint64 nextDigit = (digit + 1) % size;
-      const qint64 next = c + post * (nextDigit - digit);
-      out.push_back({p, p + (next - c) * stride, spec, bytes, nextDigit == 0 && size > 2});
-    }
+  // Along each of its axes every device sends to the next device of its ring.
+  const sharding::MeshView mesh(*program->mesh.geometry);
+  for (size_t i = 0; i < coll->axisRefs.size(); ++i) {
+    const int a = static_cast<int>(i);
+    const qint64 bytes = coll->axisBytes.value(a, coll->bytesSent / qMax(1, coll->axes.size()));
+    for (const sharding::MeshView::RingHop& hop : mesh.ringHops(coll->axisRefs[i]))
+      out.push_back({hop.from, hop.to, coll->axes.value(a), bytes, hop.wraps && mesh.sizeOf(coll->axisRefs[i]) > 2});
   }
   return out;
 }

@@ -96,3 +96,49 @@ TEST(MeshViewTest, IndexAlongSubAxes) {
   }
   EXPECT_FALSE(view.indexAlong(full("nope"), 0).has_value());
 }
+
+// Mesh [x=2, y=4], positions x*4+y. Along y every device sends to y+1 (mod 4); along the
+// sub-axis y:(2)2 (y = 2*hi + lo, the sub-axis is lo) each device pairs with the one whose lo
+// digit differs: 0<->1, 2<->3, 4<->5, 6<->7.
+TEST(MeshViewTest, RingHopsAlongAxesAndSubAxes) {
+  ir::Mesh m = mesh({{"x", 2}, {"y", 4}});
+  MeshView view(m);
+  std::vector<MeshView::RingHop> y = view.ringHops(full("y"));
+  ASSERT_EQ(y.size(), 8u);
+  EXPECT_EQ(y[0].to, 1);
+  EXPECT_EQ(y[3].to, 0);
+  EXPECT_TRUE(y[3].wraps);
+  EXPECT_FALSE(y[2].wraps);
+  EXPECT_EQ(y[7].to, 4);
+  std::vector<MeshView::RingHop> x = view.ringHops(full("x"));
+  ASSERT_EQ(x.size(), 8u);
+  EXPECT_EQ(x[1].to, 5);
+  EXPECT_EQ(x[5].to, 1);
+  std::vector<MeshView::RingHop> lo = view.ringHops(sub("y", 2, 2));
+  ASSERT_EQ(lo.size(), 8u);
+  for (int64_t p = 0; p < 8; ++p)
+    EXPECT_EQ(lo[p].to, p ^ 1) << p;
+  std::vector<MeshView::RingHop> hi = view.ringHops(sub("y", 1, 2));
+  EXPECT_EQ(hi[0].to, 2);
+  EXPECT_EQ(hi[1].to, 3);
+  EXPECT_EQ(hi[6].to, 4);
+  EXPECT_TRUE(view.ringHops(full("w")).empty());
+  ir::Mesh single = mesh({{"x", 1}});
+  EXPECT_TRUE(MeshView(single).ringHops(full("x")).empty());
+}
+
+// The devices of one collective group differ only along its axes.
+TEST(MeshViewTest, GroupsAlongAxes) {
+  ir::Mesh m = mesh({{"x", 2}, {"y", 4}});
+  MeshView view(m);
+  ir::AxisRef y[] = {full("y")};
+  EXPECT_EQ(view.groupsAlong(y), (std::vector<int64_t>{0, 0, 0, 0, 1, 1, 1, 1}));
+  ir::AxisRef x[] = {full("x")};
+  EXPECT_EQ(view.groupsAlong(x), (std::vector<int64_t>{0, 1, 2, 3, 0, 1, 2, 3}));
+  ir::AxisRef lo[] = {sub("y", 2, 2)};
+  EXPECT_EQ(view.groupsAlong(lo), (std::vector<int64_t>{0, 0, 1, 1, 2, 2, 3, 3}));
+  ir::AxisRef both[] = {full("x"), sub("y", 1, 2)};
+  EXPECT_EQ(view.groupsAlong(both), (std::vector<int64_t>{0, 1, 0, 1, 0, 1, 0, 1}));
+  ir::AxisRef unknown[] = {full("w")};
+  EXPECT_EQ(view.groupsAlong(unknown), std::vector<int64_t>(8, -1));
+}
