@@ -75,7 +75,7 @@ struct Walker {
     OpContext ctx{module, op, sink};
     if (!detail::checkKnownOp(ctx) || !checkElementCounts(ctx) ||
         !detail::checkQuantTypeClasses(ctx) ||
-        !detail::checkElementTypeClasses(ctx))
+        !detail::checkElementTypeClasses(ctx) || !detail::checkQuantizedReducers(ctx))
       return false;
     const detail::OpRules* opRules = nullptr;
     if (auto it = rules().find(op.name()); it != rules().end())

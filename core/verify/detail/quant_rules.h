@@ -36,6 +36,10 @@ bool checkQuantTypeClasses(const OpContext& ctx);
 /// complex numbers, `and` booleans or integers, ...): ODS's "operand #0 must be ranked tensor of
 /// ..." (`verify_type_classes.cpp`).
 bool checkElementTypeClasses(const OpContext& ctx);
+/// The reducers of quantized reductions (reduce, reduce_window, all_reduce, reduce_scatter,
+/// collective_reduce, scatter, select_and_scatter): accumulator and arguments promotable from
+/// the init values and inputs (`verifyReducerShape`'s element rules on quantized types).
+bool checkQuantizedReducers(const OpContext& ctx);
 /// An op of StableHLO or Shardy that neither dialect defines is an error (known_ops.cpp).
 bool checkKnownOp(const OpContext& ctx);
 

@@ -402,3 +402,94 @@ void addQuantRules(RuleTable& table) {
 }
 
 } // namespace shardscope::verify::detail
+
+namespace shardscope::verify::detail {
+
+namespace {
+
+// `isPromotableElementType` on quantized types: both quantized with one expressed type, the
+// storage no narrower.
+bool quantPromotable(const ir::QuantType& from, const ir::QuantType& to) {
+  return from.expressed == to.expressed &&
+         ir::elementBitWidth(from.storage) <= ir::elementBitWidth(to.storage);
+}
+
+// `tensor<!quant.uniform<...>>`: the rank-0 type of `q`'s elements, as a reducer takes them.
+ir::QuantType scalarOf(ir::QuantType q) {
+  q.shape.clear();
+  return q;
+}
+
+std::string elementText(const ir::QuantType& q) {
+  std::string text = q.printedText();
+  size_t at = text.find("!quant.");
+  return at == std::string::npos ? text : text.substr(at, text.size() - at - 1);
+}
+
+} // namespace
+
+bool checkQuantizedReducers(const OpContext& ctx) {
+  // The reductions and, per input, the types `verifyReducerShape` is called with: the input and
+  // the init value (for the ops without init operands, the input's element as a scalar).
+  const std::string_view name = ctx.op.name();
+  const unsigned n = ctx.op.numOperands();
+  std::vector<ir::Type> inputs, inits;
+  if (name == "stablehlo.reduce" || name == "stablehlo.reduce_window") {
+    for (unsigned i = 0; i < n / 2; ++i) {
+      inputs.push_back(ctx.operandType(i));
+      inits.push_back(ctx.operandType(n / 2 + i));
+    }
+  } else if (name == "stablehlo.all_reduce" || name == "stablehlo.reduce_scatter" ||
+             name == "stablehlo.collective_reduce") {
+    for (unsigned i = 0; i < n; ++i) {
+      inputs.push_back(ctx.operandType(i));
+      inits.push_back(ctx.operandType(i)); // made scalar below
+    }
+  } else if (name == "stablehlo.scatter") {
+    for (unsigned i = 0; i < (n - 1) / 2; ++i) {
+      inputs.push_back(ctx.operandType(i));
+      inits.push_back(ctx.operandType((n - 1) / 2 + 1 + i)); // the updates, made scalar below
+    }
+  } else if (name == "stablehlo.select_and_scatter" && n == 3) {
+    inputs.push_back(ctx.operandType(1)); // the source, made scalar below
+    inits.push_back(ctx.operandType(2));
+  } else {
+    return true;
+  }
+  const unsigned region = name == "stablehlo.select_and_scatter" ? 1 : 0;
+  if (!anyQuantized(inputs) || ctx.op.numRegions() <= region || ctx.op.region(region).empty())
+    return true;
+  const ir::Block& block = ctx.op.region(region).front();
+  const ir::Operation* terminator = block.back();
+  const size_t count = inputs.size();
+  if (!terminator || terminator->numOperands() != count || block.numArguments() != 2 * count)
+    return true; // the reducer's shape rules report it
+  for (size_t i = 0; i < count; ++i) {
+    std::optional<ir::QuantType> input = ir::quantTypeOf(inputs[i]);
+    std::optional<ir::QuantType> init = ir::quantTypeOf(inits[i]);
+    std::optional<ir::QuantType> acc = ir::quantTypeOf(terminator->operand(i)->type());
+    std::optional<ir::QuantType> arg =
+        ir::quantTypeOf(block.argument(static_cast<unsigned>(count + i))->type());
+    if (!input || !init || !acc || !arg)
+      continue;
+    const ir::QuantType initScalar = name == "stablehlo.reduce" ||
+                                             name == "stablehlo.reduce_window" ||
+                                             name == "stablehlo.select_and_scatter"
+                                         ? *init
+                                         : scalarOf(*init);
+    const std::string index = std::to_string(i), index2 = std::to_string(count + i);
+    if (!quantPromotable(initScalar, *acc))
+      return ctx.error("The element-type of reduction-region's result type at index " + index +
+                       " is expected to be promotable from the op's corresponding init-value "
+                       "element-type: " +
+                       quoted(terminator->operand(i)->type()) + " vs " +
+                       quoted(initScalar.type()));
+    if (!quantPromotable(*input, *arg))
+      return ctx.error("The element-type of reduction-region's argument at index " + index2 +
+                       " is expected to be promotable from '" + elementText(*input) +
+                       "', but got '" + elementText(*arg) + "'");
+  }
+  return true;
+}
+
+} // namespace shardscope::verify::detail
