@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPixmap>
+#include <QRegularExpression>
 #include <QTimer>
 
 #include <cstdio>
@@ -47,7 +48,9 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
   parser.addOption(screenshotOption);
   const QCommandLineOption selectOption(
       QStringLiteral("select"),
-      QCoreApplication::translate("main", "Select the value <name> (e.g. %0 or arg:main#1)."),
+      QCoreApplication::translate("main", "Select the value <name> (e.g. %0 or arg:main#1), or "
+                                          "the op with that id (line:column:op, e.g. "
+                                          "12:5:stablehlo.all_reduce)."),
       QStringLiteral("name"));
   parser.addOption(selectOption);
   const QCommandLineOption stageOption(
@@ -156,7 +159,12 @@ int main(int argc, char** argv) {
     shardscope::widgets::StageId stage;
     if (!options->stage.isEmpty() && shardscope::widgets::parseStageKey(options->stage, &stage))
       window.context()->setStage(stage);
-    if (!options->select.isEmpty())
+    // An op id (`12:5:stablehlo.all_reduce`, as the views name ops) selects that op, anything
+    // else a value.
+    static const QRegularExpression opId(QStringLiteral("^\\d+:\\d+:"));
+    if (opId.match(options->select).hasMatch())
+      window.context()->selectOp(options->select);
+    else if (!options->select.isEmpty())
       window.context()->selectValue(options->select);
   });
   const bool screenshot = !options->screenshotPath.isEmpty();
