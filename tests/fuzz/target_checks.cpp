@@ -1,6 +1,6 @@
 #include "tests/fuzz/target_checks.h"
 
-#include "app/cli/serve_protocol.h"
+#include "core/session/serve/protocol.h"
 #include "core/import/gspmd/hlo_sharding_parser.h"
 #include "core/io/npy/npy.h"
 #include "core/support/checked_math.h"
@@ -40,7 +40,7 @@ std::string checkServeProtocol(std::string_view bytes) {
   std::string_view stream = bytes.substr(std::min<size_t>(bytes.size(), 2));
   size_t newlines = static_cast<size_t>(std::count(stream.begin(), stream.end(), '\n'));
   size_t expected = newlines + (!stream.empty() && stream.back() != '\n' ? 1 : 0);
-  cli::serve::LineFramer framer(limit);
+  session::serve::LineFramer framer(limit);
   size_t lines = 0;
   std::string line;
   bool tooLong = false;
@@ -51,18 +51,18 @@ std::string checkServeProtocol(std::string_view bytes) {
         return "a line over the limit was returned";
       nlohmann::json response = {{"id", nullptr}};
       try {
-        nlohmann::json request = cli::serve::parseRequest(line, framer.lineNumber(), tooLong, limit);
+        nlohmann::json request = session::serve::parseRequest(line, framer.lineNumber(), tooLong, limit);
         response["id"] = request.contains("id") ? request["id"] : nlohmann::json(nullptr);
         response["ok"] = true;
       } catch (const std::runtime_error& e) {
-        std::string prefix = cli::serve::requestLoc(framer.lineNumber(), 0);
+        std::string prefix = session::serve::requestLoc(framer.lineNumber(), 0);
         prefix.pop_back(); // "<stdin>:N:"
         if (std::string_view(e.what()).substr(0, prefix.size()) != prefix)
           return std::string("an error is not located at its line: ") + e.what();
         response["ok"] = false;
         response["error"] = e.what();
       }
-      std::string text = cli::serve::responseLine(response);
+      std::string text = session::serve::responseLine(response);
       if (text.empty() || text.back() != '\n' ||
           std::count(text.begin(), text.end(), '\n') != 1)
         return "a response is not one line";

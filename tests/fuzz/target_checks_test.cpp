@@ -3,7 +3,7 @@
 // each check.
 #include "tests/fuzz/target_checks.h"
 
-#include "app/cli/serve_protocol.h"
+#include "core/session/serve/protocol.h"
 #include "core/io/npy/npy.h"
 
 #include <gtest/gtest.h>
@@ -64,11 +64,11 @@ TEST(FuzzTargetCorpora, GspmdCorpusPassesItsChecks) {
 TEST(ServeProtocol, DeepNestingIsRefusedWithItsColumn) {
   // 100 levels are fine; the 101st opening bracket (column 7 + 100) is refused before parsing.
   std::string ok = "{\"id\":" + std::string(99, '[') + std::string(99, ']') + "}";
-  EXPECT_EQ(shardscope::cli::serve::tooDeepAt(ok, 100), 0u);
+  EXPECT_EQ(shardscope::session::serve::tooDeepAt(ok, 100), 0u);
   std::string deep = "{\"id\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
-  EXPECT_EQ(shardscope::cli::serve::tooDeepAt(deep, 100), 7u + 100u - 1u);
+  EXPECT_EQ(shardscope::session::serve::tooDeepAt(deep, 100), 7u + 100u - 1u);
   try {
-    shardscope::cli::serve::parseRequest(deep, 3, /*tooLong=*/false, 1000000);
+    shardscope::session::serve::parseRequest(deep, 3, /*tooLong=*/false, 1000000);
     FAIL() << "a deeply nested request was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()), "<stdin>:3:106: JSON nested deeper than 100 levels");
@@ -77,12 +77,12 @@ TEST(ServeProtocol, DeepNestingIsRefusedWithItsColumn) {
 
 TEST(ServeProtocol, BracketsInStringsDoNotNest) {
   std::string text = "{\"id\":\"" + std::string(500, '[') + "\",\"cmd\":\"hello\"}";
-  EXPECT_EQ(shardscope::cli::serve::tooDeepAt(text, 100), 0u);
-  EXPECT_EQ(shardscope::cli::serve::tooDeepAt(R"({"a":"\"[[["})", 1), 0u);
+  EXPECT_EQ(shardscope::session::serve::tooDeepAt(text, 100), 0u);
+  EXPECT_EQ(shardscope::session::serve::tooDeepAt(R"({"a":"\"[[["})", 1), 0u);
 }
 
 TEST(ServeProtocol, LongLinesAreDroppedAndCounted) {
-  shardscope::cli::serve::LineFramer framer(10);
+  shardscope::session::serve::LineFramer framer(10);
   framer.append("short\n" + std::string(25, 'x'));
   std::string line;
   bool tooLong = false;
@@ -104,7 +104,7 @@ TEST(ServeProtocol, LongLinesAreDroppedAndCounted) {
 
 TEST(ServeProtocol, ParseErrorsAreLocatedAtTheirByte) {
   try {
-    shardscope::cli::serve::parseRequest("{\"id\": 1,, }", 7, false, 100);
+    shardscope::session::serve::parseRequest("{\"id\": 1,, }", 7, false, 100);
     FAIL() << "malformed JSON was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()).substr(0, 12), "<stdin>:7:10");
@@ -114,7 +114,7 @@ TEST(ServeProtocol, ParseErrorsAreLocatedAtTheirByte) {
 TEST(ServeProtocol, NumbersTooLargeForADoubleAreLocatedErrors) {
   // nlohmann::json throws out_of_range, not parse_error, for these (found by the serve fuzzer).
   try {
-    shardscope::cli::serve::parseRequest("{\"id\": 66666666666e6666666666}", 4, false, 100);
+    shardscope::session::serve::parseRequest("{\"id\": 66666666666e6666666666}", 4, false, 100);
     FAIL() << "an overflowing number was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()).substr(0, 12), "<stdin>:4:1:");

@@ -1,6 +1,6 @@
 #include "widgets/controller/serve_client.h"
 
-#include "core/session/serve_protocol.h"
+#include "core/session/serve/identity.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -251,13 +251,13 @@ void ServeClient::ensureServer(std::function<void()> then) {
   if (!m_process)
     return; // failed already
   send({{QStringLiteral("cmd"), QStringLiteral("hello")}}, [this, then](const QJsonObject& r) {
-    const QString protocol = QString::fromLatin1(session::kServeProtocolName.data(),
-                                                 int(session::kServeProtocolName.size()));
+    const QString protocol = QString::fromLatin1(session::serve::kProtocolName.data(),
+                                                 int(session::serve::kProtocolName.size()));
     if (str(r, "protocol") != protocol ||
-        integer(r.value(QLatin1String("version"))) != session::kServeProtocolVersion) {
+        integer(r.value(QLatin1String("version"))) != session::serve::kProtocolVersion) {
       fail(tr("it does not speak %1 version %2 (got \"%3\" version %4)")
                .arg(protocol)
-               .arg(session::kServeProtocolVersion)
+               .arg(session::serve::kProtocolVersion)
                .arg(str(r, "protocol"))
                .arg(integer(r.value(QLatin1String("version")))));
       return;

@@ -1,7 +1,8 @@
 #pragma once
-// The input side of `serve`'s JSON-lines protocol, apart from the session it drives: splitting
-// the byte stream into request lines within a length bound, and reading one request with its
-// nesting bounded. Kept separate so that a fuzzer can drive it with arbitrary bytes.
+// The input side of `serve`'s JSON-lines protocol (`app/cli/SERVE_PROTOCOL.md`), apart from the
+// session it drives: splitting the byte stream into request lines within a length bound, and
+// reading one request with its nesting bounded. Kept apart from the server so that a fuzzer can
+// drive it with arbitrary bytes. (The protocol's identity is in identity.h.)
 
 #include <nlohmann/json.hpp>
 
@@ -9,7 +10,8 @@
 #include <string>
 #include <string_view>
 
-namespace shardscope::cli::serve {
+namespace shardscope::session::serve {
+
 
 /// JSON nested deeper than this is refused before it is parsed: the parsed value is freed and
 /// echoed back recursively, so unbounded nesting would overflow the stack.
@@ -60,4 +62,4 @@ nlohmann::json parseRequest(const std::string& line, int64_t lineNumber, bool to
 /// One response line: `response` as compact JSON (invalid UTF-8 replaced) and a newline.
 std::string responseLine(const nlohmann::json& response);
 
-} // namespace shardscope::cli::serve
+} // namespace shardscope::session::serve

@@ -5,12 +5,12 @@
 
 #include <string_view>
 
-namespace shardscope::session {
+namespace shardscope::session::serve {
 
 /// The `protocol` field of the `hello` response.
-inline constexpr std::string_view kServeProtocolName = "shardscope-serve";
+inline constexpr std::string_view kProtocolName = "shardscope-serve";
 /// The `version` field of the `hello` response; it changes whenever a request or event changes
 /// in a way an older client would misread.
-inline constexpr int kServeProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 1;
 
-} // namespace shardscope::session
+} // namespace shardscope::session::serve

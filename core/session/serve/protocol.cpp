@@ -1,9 +1,9 @@
-#include "app/cli/serve_protocol.h"
+#include "core/session/serve/protocol.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace shardscope::cli::serve {
+namespace shardscope::session::serve {
 
 LineFramer::LineFramer(int64_t maxBytes)
     : m_maxBytes(static_cast<size_t>(std::max<int64_t>(maxBytes, 1))) {}
@@ -92,4 +92,4 @@ std::string responseLine(const nlohmann::json& response) {
   return response.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-} // namespace shardscope::cli::serve
+} // namespace shardscope::session::serve
