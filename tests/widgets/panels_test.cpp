@@ -800,6 +800,31 @@ private Q_SLOTS:
     QCOMPARE(window.context()->selectedOp(), QStringLiteral("10:3:stablehlo.tanh"));
   }
 
+  // A value selected in another function than the graph shows (here from the values table)
+  // brings that function's graph, with the value's op outlined.
+  void theGraphFollowsTheSelectionIntoItsFunction() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_TEST_DATA_DIR
+                                               "/../widgets/data/two_functions.mlir")));
+    auto* graph = window.findChild<GraphPanel*>();
+    QVERIFY(waitForGraph(graph, StageId::AsWritten));
+    QCOMPARE(graph->graph()->function, QStringLiteral("main"));
+    window.context()->selectValue(QStringLiteral("11:3:stablehlo.multiply#0"));
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graph()->function == QLatin1String("helper"), 30000);
+    auto* function = window.findChild<QComboBox*>(QStringLiteral("graphFunctionCombo"));
+    QCOMPARE(function->currentText(), QStringLiteral("helper"));
+    bool outlined = false;
+    for (QGraphicsItem* item : graph->scene()->items())
+      if (auto* node = dynamic_cast<QGraphicsRectItem*>(item);
+          node && node->data(GraphPanel::OpData).toString() == QLatin1String("11:3:stablehlo.multiply"))
+        outlined = node->pen().widthF() > 3;
+    QVERIFY(outlined);
+    // Selecting a value of main again (its argument) brings main back.
+    window.context()->selectValue(QStringLiteral("arg:main#0"));
+    QTRY_VERIFY_WITH_TIMEOUT(graph->graph()->function == QLatin1String("main"), 30000);
+  }
+
   void togglesThePalette() {
     MainWindow window;
     auto* action = window.findChild<QAction*>(QStringLiteral("darkPaletteAction"));

@@ -25,6 +25,7 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace shardscope::widgets {
@@ -278,9 +279,36 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
     }
     relayout();
   });
+  connect(context, &SessionContext::selectionChanged, this, &GraphPanel::followSelection);
   connect(context, &SessionContext::selectionChanged, this, &GraphPanel::updateHighlights);
   connect(context, &SessionContext::executionChanged, this, &GraphPanel::updateHighlights);
   connect(controller, &EngineController::breakpointsChanged, this, &GraphPanel::updateHighlights);
+}
+
+void GraphPanel::followSelection() {
+  // A value or op selected in another function (in the values table, the source, a problem)
+  // brings that function's graph, centred on the selection once it is laid out rather than
+  // fitted: a long function fitted whole is unreadable.
+  const ProgramSnapshotPtr program = m_context->program();
+  if (!program || !m_graph)
+    return;
+  QString function;
+  if (const ValueRow* value = m_context->selectedValueRow()) {
+    function = value->function;
+  } else if (const QString op = m_context->selectedOp(); !op.isEmpty()) {
+    for (const ValueRow& v : program->stage(m_context->stage()).values)
+      if (v.opId == op) {
+        function = v.function;
+        break;
+      }
+  }
+  if (function.isEmpty() || function == m_graph->function || m_function->findText(function) < 0)
+    return;
+  m_function->setCurrentText(function);
+  m_expanded.clear();
+  m_collapsed.clear();
+  m_fitPending = false;
+  relayout();
 }
 
 void GraphPanel::relayout() {
@@ -592,8 +620,16 @@ void GraphPanel::updateHighlights() {
     const GraphNodeItem* n = node ? byId.value(node->data(kIdRole).toString()) : nullptr;
     if (!n)
       continue;
-    const bool isSelected = !n->opId.isEmpty() && n->opId == selected;
-    const bool isCurrent = !n->opId.isEmpty() && current.contains(n->opId);
+    // A collapsed cluster stands for the ops inside it: it is selected (or current) when one of
+    // them is.
+    const bool isSelected = !selected.isEmpty() &&
+                            (n->opId.isEmpty() ? n->innerOpIds.contains(selected)
+                                               : n->opId == selected);
+    const bool isCurrent =
+        n->opId.isEmpty()
+            ? std::any_of(n->innerOpIds.begin(), n->innerOpIds.end(),
+                          [&](const QString& inner) { return current.contains(inner); })
+            : current.contains(n->opId);
     const bool isBreakpoint = !n->opId.isEmpty() && breakpoints.contains(n->opId);
     const bool isProblem = !node->data(kProblemRole).toString().isEmpty();
     const QString diff = node->data(kDiffRole).toString();

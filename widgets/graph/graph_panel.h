@@ -122,6 +122,8 @@ private:
   /// Diff mode: the changed values (by printed name, of the function shown) and their ops.
   void computeDiff();
   void updateHighlights();
+  /// Shows the function of the selection when it is another than the one shown.
+  void followSelection();
   void search();
   void placeMiniMap();
   bool eventFilter(QObject* watched, QEvent* event) override;
