@@ -814,12 +814,18 @@ private Q_SLOTS:
     QTRY_VERIFY_WITH_TIMEOUT(graph->graph()->function == QLatin1String("helper"), 30000);
     auto* function = window.findChild<QComboBox*>(QStringLiteral("graphFunctionCombo"));
     QCOMPARE(function->currentText(), QStringLiteral("helper"));
-    bool outlined = false;
+    bool outlined = false, inView = false;
+    auto* view = graph->findChild<GraphCanvas*>();
+    QVERIFY(view);
+    const QRectF shown = view->mapToScene(view->viewport()->rect()).boundingRect();
     for (QGraphicsItem* item : graph->scene()->items())
       if (auto* node = dynamic_cast<QGraphicsRectItem*>(item);
-          node && node->data(GraphPanel::OpData).toString() == QLatin1String("11:3:stablehlo.multiply"))
+          node && node->data(GraphPanel::OpData).toString() == QLatin1String("11:3:stablehlo.multiply")) {
         outlined = node->pen().widthF() > 3;
+        inView = shown.contains(node->sceneBoundingRect().center());
+      }
     QVERIFY(outlined);
+    QVERIFY(inView);
     // Selecting a value of main again (its argument) brings main back.
     window.context()->selectValue(QStringLiteral("arg:main#0"));
     QTRY_VERIFY_WITH_TIMEOUT(graph->graph()->function == QLatin1String("main"), 30000);

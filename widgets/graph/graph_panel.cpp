@@ -122,6 +122,11 @@ void GraphCanvas::resizeEvent(QResizeEvent* event) {
     fitScene(m_fit);
 }
 
+void GraphCanvas::showPoint(QPointF point) {
+  m_autoFit = false;
+  centerOn(point);
+}
+
 void GraphCanvas::fitScene(Fit fit) {
   m_autoFit = true;
   m_fit = fit;
@@ -308,6 +313,7 @@ void GraphPanel::followSelection() {
   m_expanded.clear();
   m_collapsed.clear();
   m_fitPending = false;
+  m_centrePending = true;
   relayout();
 }
 
@@ -378,6 +384,17 @@ void GraphPanel::show(const GraphSnapshotPtr& graph) {
   if (m_fitPending || current != graph->function) {
     m_fitPending = false;
     m_view->fitScene(GraphCanvas::Fit::Readable);
+  }
+  if (m_centrePending) {
+    // Shown for the selection: centre it (its node, or the collapsed cluster holding it).
+    m_centrePending = false;
+    const QString selected = m_context->selectedOp();
+    for (const GraphNodeItem& n : graph->nodes)
+      if (!selected.isEmpty() &&
+          (n.opId.isEmpty() ? n.innerOpIds.contains(selected) : n.opId == selected)) {
+        m_view->showPoint(n.rect.center());
+        break;
+      }
   }
   placeMiniMap();
 }
@@ -671,7 +688,7 @@ void GraphPanel::search() {
       m_context->selectValue(v.id);
       for (const GraphNodeItem& n : m_graph->nodes)
         if (!v.opId.isEmpty() && n.opId == v.opId) {
-          m_view->centerOn(n.rect.center());
+          m_view->showPoint(n.rect.center());
           break;
         }
       return;
@@ -682,12 +699,12 @@ void GraphPanel::search() {
         n.id.contains(text, Qt::CaseInsensitive)) {
       if (!n.opId.isEmpty())
         m_context->selectOp(n.opId);
-      m_view->centerOn(n.rect.center());
+      m_view->showPoint(n.rect.center());
       return;
     }
   for (const GraphEdgeItem& e : m_graph->edges)
     if (e.label.contains(text, Qt::CaseInsensitive) && e.hasLabel) {
-      m_view->centerOn(e.labelCenter);
+      m_view->showPoint(e.labelCenter);
       return;
     }
   m_status->setText(tr("No node matches \u201c%1\u201d.").arg(text));

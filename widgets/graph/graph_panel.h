@@ -30,6 +30,9 @@ public:
   enum class Fit { Whole, Readable };
   /// Fits the scene into the view, and keeps fitting on resize until the user zooms.
   void fitScene(Fit fit = Fit::Whole);
+  /// Centres `point` (a searched or selected node) and stops fitting on resize, so that the
+  /// point stays in view.
+  void showPoint(QPointF point);
   /// Below this scale a whole graph is a smear of boxes with labels a few pixels high.
   static constexpr double kMinFitScale = 0.25;
   /// The scale a readable fit of a large graph uses: labels about 8 px high.
@@ -147,6 +150,8 @@ private:
   quint64 m_loadId = 0; // the load shown: a later snapshot of it only fills in stages
   int m_requested = -1; // the stage of the graph request in flight, or -1
   bool m_fitPending = true;
+  /// The graph asked for by `followSelection`: centre it on the selection once shown.
+  bool m_centrePending = false;
 };
 
 } // namespace shardscope::widgets
