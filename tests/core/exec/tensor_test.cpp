@@ -96,6 +96,23 @@ TEST(TensorTest, CompareTreatsNansAsEqualAndTypesMustMatch) {
   EXPECT_FALSE(compareTensors(a, c).equal);
 }
 
+// Per-element bounds of reordered sums: a finite bound widens the tolerance of its element; an
+// infinite one (the sum can overflow in some order) accepts any value, a NaN against a finite
+// value included. In f8E4M3FN overflow is NaN and 448 the largest finite value.
+TEST(TensorTest, CompareWithBoundsAcceptsAnyValueWhereTheBoundIsInfinite) {
+  Tensor expected = Tensor::fromDoubles(ElementType::F8E4M3FN, {2}, std::vector<double>{NAN, 8});
+  Tensor actual = Tensor::fromDoubles(ElementType::F8E4M3FN, {2}, std::vector<double>{448, 10});
+  Tensor finite = Tensor::fromDoubles(ElementType::F64, {2}, std::vector<double>{1, 1});
+  EXPECT_FALSE(compareTensors(expected, actual, {.bounds = &finite}).equal);
+  Tensor open = Tensor::fromDoubles(ElementType::F64, {2},
+                                    std::vector<double>{INFINITY, 2});
+  EXPECT_TRUE(compareTensors(expected, actual, {.bounds = &open}).equal);
+  Tensor tight = Tensor::fromDoubles(ElementType::F64, {2}, std::vector<double>{INFINITY, 1});
+  CompareResult result = compareTensors(expected, actual, {.bounds = &tight});
+  EXPECT_FALSE(result.equal);
+  EXPECT_NE(result.message.find("element 1"), std::string::npos) << result.message;
+}
+
 TEST(TensorTest, PrinterIsShortAndTyped) {
   Tensor t = Tensor::fromInts(ElementType::I32, {3}, std::vector<int64_t>{1, -2, 3});
   EXPECT_EQ(t.str(), "tensor<3xi32> [1, -2, 3]");
