@@ -40,6 +40,8 @@ bool checkElementTypeClasses(const OpContext& ctx);
 /// collective_reduce, scatter, select_and_scatter): accumulator and arguments promotable from
 /// the init values and inputs (`verifyReducerShape`'s element rules on quantized types).
 bool checkQuantizedReducers(const OpContext& ctx);
+/// The ops whose results ODS declares `Variadic<...>` (its messages then say "variadic of").
+bool hasVariadicResults(std::string_view op);
 /// An op of StableHLO or Shardy that neither dialect defines is an error (known_ops.cpp).
 bool checkKnownOp(const OpContext& ctx);
 

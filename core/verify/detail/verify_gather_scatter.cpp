@@ -28,17 +28,6 @@ bool unique(std::span<const int64_t> dims) {
   return true;
 }
 
-bool checkDistinct(const OpContext& ctx, std::span<const int64_t> a, std::span<const int64_t> b,
-                   std::string_view aName, std::string_view bName) {
-  std::unordered_set<int64_t> seen;
-  for (auto list : {a, b})
-    for (int64_t dim : list)
-      if (!seen.insert(dim).second)
-        return ctx.error("has duplicated dimension from " + std::string(aName) + " and " +
-                         std::string(bName) + ": " + std::to_string(dim));
-  return true;
-}
-
 // `checkDimsInBounds`.
 bool checkInBounds(const OpContext& ctx, std::span<const int64_t> dims, int64_t bound,
                    std::string_view name, std::string_view boundName) {
@@ -87,7 +76,7 @@ bool checkDimensionNumbers(const OpContext& ctx, const ir::stablehlo::GatherScat
   if (!unique(dn.offsetDims))
     return ctx.error("expects offset_dims to not repeat, got: [" + joinInts(dn.offsetDims) +
                      "]");
-  if (!checkDistinct(ctx, dn.collapsedSliceDims, dn.operandBatchingDims, "collapsed_slice_dims",
+  if (!checkDimsDistinct(ctx, dn.collapsedSliceDims, dn.operandBatchingDims, "collapsed_slice_dims",
                      "operand_batching_dims") ||
       !checkSorted(ctx, dn.collapsedSliceDims, "collapsed_slice_dims") ||
       !checkInBounds(ctx, dn.collapsedSliceDims, operandRank, "collapsed_slice_dims",
@@ -117,7 +106,7 @@ bool checkDimensionNumbers(const OpContext& ctx, const ir::stablehlo::GatherScat
                        "] must have compatible sizes, but got " + std::to_string(a) + " and " +
                        std::to_string(b));
   }
-  if (!checkDistinct(ctx, dn.startIndexMap, dn.operandBatchingDims, "start_index_map",
+  if (!checkDimsDistinct(ctx, dn.startIndexMap, dn.operandBatchingDims, "start_index_map",
                      "operand_batching_dims") ||
       !checkInBounds(ctx, dn.startIndexMap, operandRank, "start_index_map",
                      "rank-of('operand')"))
@@ -253,7 +242,7 @@ bool checkScatterDimensionNumbers(const OpContext& ctx,
     return ctx.error("Expects update_window_dims to not repeat; got: [" + joinInts(window) +
                      "].");
   if (!checkInBounds(ctx, window, updates.rank(), "update_window_dims", "rank-of('updates')") ||
-      !checkDistinct(ctx, inserted, batching, "inserted_window_dims", "input_batching_dims") ||
+      !checkDimsDistinct(ctx, inserted, batching, "inserted_window_dims", "input_batching_dims") ||
       !checkSortedScatter(ctx, inserted, "inserted_window_dims") ||
       !checkInBounds(ctx, inserted, operandRank, "inserted_window_dims", "rank-of('operand')") ||
       !checkSortedScatter(ctx, batching, "input_batching_dims") ||
@@ -292,7 +281,7 @@ bool checkScatterDimensionNumbers(const OpContext& ctx,
       static_cast<int64_t>(toOperand.size()) != indicesShape[ivd])
     return ctx.error("Scatter op has " + count + where + std::to_string(indicesShape[ivd]) +
                      ". These two numbers must be equal.");
-  return checkDistinct(ctx, toOperand, batching, "scatter_dims_to_operand_dims",
+  return checkDimsDistinct(ctx, toOperand, batching, "scatter_dims_to_operand_dims",
                        "input_batching_dims") &&
          checkInBounds(ctx, toOperand, operandRank, "scatter_dims_to_operand_dims",
                        "rank-of('operand')");

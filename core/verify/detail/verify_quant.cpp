@@ -153,13 +153,6 @@ bool hasVariadicOperands(std::string_view op) {
   return std::ranges::find(kVariadic, op) != std::end(kVariadic);
 }
 
-bool hasVariadicResults(std::string_view op) {
-  return op == "stablehlo.all_gather" || op == "stablehlo.all_reduce" ||
-         op == "stablehlo.all_to_all" || op == "stablehlo.reduce" ||
-         op == "stablehlo.reduce_window" || op == "stablehlo.sort" || op == "stablehlo.scatter" ||
-         op == "stablehlo.optimization_barrier";
-}
-
 // True when `type` is not quantized or is a quantized tensor the slot admits.
 bool admitted(ir::Type type, bool perAxisAdmitted) {
   if (!isQuantized(type))
@@ -427,6 +420,15 @@ std::string elementText(const ir::QuantType& q) {
 }
 
 } // namespace
+
+bool hasVariadicResults(std::string_view op) {
+  static constexpr std::string_view kVariadic[] = {
+      "stablehlo.all_gather",  "stablehlo.all_reduce",         "stablehlo.all_to_all",
+      "stablehlo.reduce",      "stablehlo.reduce_window",      "stablehlo.sort",
+      "stablehlo.scatter",     "stablehlo.optimization_barrier", "stablehlo.if",
+      "stablehlo.case",        "stablehlo.collective_broadcast", "stablehlo.collective_reduce"};
+  return std::ranges::find(kVariadic, op) != std::end(kVariadic);
+}
 
 bool checkQuantizedReducers(const OpContext& ctx) {
   // The reductions and, per input, the types `verifyReducerShape` is called with: the input and

@@ -269,14 +269,7 @@ bool checkBuffers(const OpContext& ctx) {
       return ctx.opError("operand #" + std::to_string(i) +
                          " must be ranked tensor of any type values, but got " +
                          quoted(ctx.operandType(i)));
-  // The ops whose results ODS declares `Variadic<...>`.
-  static const std::unordered_set<std::string_view> variadicResults = {
-      "stablehlo.if",         "stablehlo.case",         "stablehlo.reduce",
-      "stablehlo.reduce_window", "stablehlo.sort",      "stablehlo.scatter",
-      "stablehlo.all_reduce", "stablehlo.all_gather",   "stablehlo.all_to_all",
-      "stablehlo.optimization_barrier", "stablehlo.collective_broadcast",
-      "stablehlo.collective_reduce"};
-  const std::string variadic = variadicResults.contains(ctx.op.name()) ? "variadic of " : "";
+  const std::string variadic = hasVariadicResults(ctx.op.name()) ? "variadic of " : "";
   for (unsigned i = 0; i < ctx.op.numResults(); ++i)
     if (isBuffer(ctx.resultType(i)))
       return ctx.opError("result #" + std::to_string(i) + " must be " + variadic +
