@@ -32,7 +32,9 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QUrl>
+#include <QFontInfo>
 #include <QGraphicsItem>
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsView>
 #include <QElapsedTimer>
 #include <QLabel>
@@ -386,6 +388,12 @@ private Q_SLOTS:
       QApplication::sendEvent(canvas->viewport(), &wheel);
     }
     QVERIFY(canvas->transform().m11() > 2);
+    // In a view this small (the window's default size) the overview would hide much of the graph.
+    QVERIFY(canvas->width() < 320);
+    QTest::qWait(50);
+    QVERIFY(!miniMap->isVisible());
+    window.resize(1400, 1000);
+    QTRY_VERIFY_WITH_TIMEOUT(canvas->width() >= 320 && canvas->height() >= 240, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(miniMap->isVisible(), 5000);
   }
 
@@ -434,7 +442,28 @@ private Q_SLOTS:
     QVERIFY2(scene.height() * GraphCanvas::kReadableScale > canvas->viewport()->height() * 2,
              "the graph should be much taller than the view");
     QCOMPARE(canvas->transform().m11(), GraphCanvas::kReadableScale);
-    QVERIFY(shown().contains(scene.topLeft() + QPointF(5, 5)));
+    // Every label of the scene is drawn with its font at least 10 device pixels high.
+    int labels = 0;
+    for (QGraphicsItem* item : graph->scene()->items())
+      if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+        ++labels;
+        const QRectF box = text->boundingRect();
+        const double scale =
+            canvas->mapFromScene(text->mapToScene(box)).boundingRect().height() / box.height();
+        const double pixels = QFontInfo(text->font()).pixelSize() * scale;
+        QVERIFY2(pixels >= 10, qPrintable(text->text() + QStringLiteral(": ") +
+                                          QString::number(pixels) + QStringLiteral(" px")));
+      }
+    QVERIFY(labels > 100);
+    // The view opens at the entry: the argument node is in view.
+    bool entryShown = false;
+    for (const GraphNodeItem& n : graph->graph()->nodes)
+      if (n.lines.value(0) == QLatin1String("%x") && shown().contains(n.rect))
+        entryShown = true;
+    QVERIFY(entryShown);
+    // The overview takes at most a fifth of the view's width.
+    QTRY_VERIFY_WITH_TIMEOUT(miniMap->isVisible(), 5000);
+    QVERIFY(miniMap->width() <= canvas->width() / 5);
     QTRY_VERIFY_WITH_TIMEOUT(miniMap->isVisible(), 5000);
     graph->findChild<QAbstractButton*>(QStringLiteral("graphFitButton"))->click();
     QVERIFY(canvas->transform().m11() < GraphCanvas::kMinFitScale);

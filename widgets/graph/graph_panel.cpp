@@ -140,8 +140,10 @@ void GraphCanvas::fitScene(Fit fit) {
   // (the overview in the corner shows the rest).
   if (fit == Fit::Readable && transform().m11() < kMinFitScale) {
     setTransform(QTransform::fromScale(kReadableScale, kReadableScale));
+    const QRectF scene = this->scene()->sceneRect();
     const QRectF shown = mapToScene(viewport()->rect()).boundingRect();
-    centerOn(scene()->sceneRect().topLeft() + QPointF(shown.width() / 2, shown.height() / 2));
+    const double x = m_anchor ? m_anchor->x() : scene.left() + shown.width() / 2;
+    centerOn(QPointF(x, scene.top() + shown.height() / 2));
   }
   Q_EMIT zoomed();
 }
@@ -383,6 +385,13 @@ void GraphPanel::show(const GraphSnapshotPtr& graph) {
   rebuildScene();
   if (m_fitPending || current != graph->function) {
     m_fitPending = false;
+    // A large graph opens at its entry: the topmost node (the arguments, in a top-down layout).
+    const GraphNodeItem* entry = nullptr;
+    for (const GraphNodeItem& n : graph->nodes)
+      if (!entry || n.rect.top() < entry->rect.top() ||
+          (n.rect.top() == entry->rect.top() && n.rect.left() < entry->rect.left()))
+        entry = &n;
+    m_view->setAnchor(entry ? std::optional<QPointF>(entry->rect.center()) : std::nullopt);
     m_view->fitScene(GraphCanvas::Fit::Readable);
   }
   if (m_centrePending) {
@@ -409,9 +418,9 @@ void GraphPanel::rebuildScene() {
   // Graphviz measured the labels in DejaVu Sans 10 (nodes) and 9 (edges) in layout units
   // (points); pixel sizes keep the text inside the boxes it computed at any screen DPI.
   QFont font(QStringLiteral("DejaVu Sans"));
-  font.setPixelSize(10);
+  font.setPixelSize(GraphCanvas::kNodeFontPixels);
   QFont small = font;
-  small.setPixelSize(9);
+  small.setPixelSize(GraphCanvas::kSmallFontPixels);
   addClusters(dark, small);
   addEdges(dark, small);
   addNodes(font, small);
@@ -713,17 +722,20 @@ void GraphPanel::search() {
 void GraphPanel::fit() { m_view->fitScene(); }
 
 void GraphPanel::placeMiniMap() {
-  // Only worth showing when the graph does not fit the view.
+  // Only worth showing when the graph does not fit the view, and when the view is large enough
+  // that the overview does not hide much of what it shows.
   const QRectF shown = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
   const bool needed = m_graph && !m_scene->items().isEmpty() &&
-                      !shown.contains(m_scene->sceneRect().adjusted(10, 10, -10, -10));
+                      !shown.contains(m_scene->sceneRect().adjusted(10, 10, -10, -10)) &&
+                      m_view->width() >= 320 && m_view->height() >= 240;
   m_miniMap->setVisible(needed);
   if (!needed)
     return;
+  // At most a fifth of the view's width and a third of its height.
   const QSizeF scene = m_scene->sceneRect().size();
-  const int w = qMin(160, m_view->width() / 3);
+  const int w = qMin(160, m_view->width() / 5);
   const int h = qBound(40, static_cast<int>(w * scene.height() / qMax(1.0, scene.width())),
-                       m_view->height() / 2);
+                       m_view->height() / 3);
   m_miniMap->setGeometry(m_view->width() - w - 18, m_view->height() - h - 18, w, h);
   m_miniMap->refit();
 }

@@ -8,6 +8,8 @@
 #include <QSet>
 #include <QWidget>
 
+#include <optional>
+
 class QComboBox;
 class QGraphicsRectItem;
 class QGraphicsScene;
@@ -25,18 +27,27 @@ class GraphCanvas : public QGraphicsView {
 
 public:
   explicit GraphCanvas(QWidget* parent = nullptr);
-  /// Whole: all of the scene in the view. Readable: the same, unless that would shrink the graph
-  /// below `kMinFitScale`; then `kReadableScale`, showing where the graph starts (its top left).
+  /// Whole: all of the scene in the view. Readable: the same, unless that would draw labels
+  /// smaller than `kMinLabelPixels`; then `kReadableScale`, showing where the graph starts: the
+  /// top of the scene, centred on the anchor's column (the entry node).
   enum class Fit { Whole, Readable };
   /// Fits the scene into the view, and keeps fitting on resize until the user zooms.
   void fitScene(Fit fit = Fit::Whole);
+  /// Where a readable fit of a large graph starts: the entry node's centre.
+  void setAnchor(std::optional<QPointF> anchor) { m_anchor = anchor; }
   /// Centres `point` (a searched or selected node) and stops fitting on resize, so that the
   /// point stays in view.
   void showPoint(QPointF point);
-  /// Below this scale a whole graph is a smear of boxes with labels a few pixels high.
-  static constexpr double kMinFitScale = 0.25;
-  /// The scale a readable fit of a large graph uses: labels about 8 px high.
-  static constexpr double kReadableScale = 0.6;
+  /// The pixel heights of the scene's fonts (node labels, and edge labels and badges): Graphviz
+  /// measured the labels in these sizes.
+  static constexpr int kNodeFontPixels = 10;
+  static constexpr int kSmallFontPixels = 9;
+  /// The smallest label a readable fit draws, in device pixels.
+  static constexpr int kMinLabelPixels = 10;
+  /// The scale a readable fit of a large graph uses: its smallest labels `kMinLabelPixels` high.
+  /// Fitting a graph whole below it would draw a smear of boxes with unreadable labels.
+  static constexpr double kReadableScale = double(kMinLabelPixels) / kSmallFontPixels;
+  static constexpr double kMinFitScale = kReadableScale;
 
 Q_SIGNALS:
   /// The scale changed (wheel or fit).
@@ -49,6 +60,7 @@ protected:
 private:
   bool m_autoFit = true;
   Fit m_fit = Fit::Readable;
+  std::optional<QPointF> m_anchor;
 };
 
 /// An overview of the whole scene in a corner of the graph view: the part the main view shows is
