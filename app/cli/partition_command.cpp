@@ -21,6 +21,7 @@ namespace {
 struct PartitionOptions {
   std::string file;
   bool printProgram = true;
+  io::mlir::ValueNames names = io::mlir::ValueNames::Numbered;
   bool propagate = true;
 };
 
@@ -92,11 +93,14 @@ int runPartition(const std::vector<std::string>& args) {
         return 1;
     } else if (a == "--collectives-only")
       o.printProgram = false;
+    else if (a == "--source-names")
+      o.names = io::mlir::ValueNames::Source;
     else if (o.file.empty() && (a == "-" || !a.starts_with("-")))
       o.file = a;
     else {
       std::fprintf(stderr, "shardscope-cli: error: unexpected argument '%s'\nusage: "
-                           "shardscope-cli partition FILE [--collectives-only] [--max-devices N]\n",
+                           "shardscope-cli partition FILE [--collectives-only] [--source-names] "
+                           "[--max-devices N]\n",
                    a.c_str());
       return 1;
     }
@@ -127,11 +131,15 @@ int runPartition(const std::vector<std::string>& args) {
       program->analyses(session::Stage::Partitioned, sink);
   if (!partitioned)
     return 1;
+  // What the analyses of the partitioned program found (a reduction whose init partitioning
+  // applies on every device): warnings, the program is still printed.
+  for (const support::Diagnostic& d : partitioned->diagnostics)
+    sink.report(d);
   const ir::Module* local = program->stage(session::Stage::PerDevice, sink);
   if (!local)
     return 1;
   if (o.printProgram) {
-    std::string printed = io::mlir::printModule(*local);
+    std::string printed = io::mlir::printModule(*local, 0, o.names);
     std::fwrite(printed.data(), 1, printed.size(), stdout);
     std::printf("\n");
   }

@@ -133,7 +133,9 @@ const AnalysisCache::CostsByOp& AnalysisCache::costsByOp(const ir::Module& modul
 
 const AnalysisCache::ValueNames& AnalysisCache::functionNames(const ir::Operation& fn) {
   Slot<ValueNames>& s = slot(m_names, fn);
-  std::call_once(s.once, [&] { s.value = io::mlir::printedValueNames(fn); });
+  std::call_once(s.once, [&] {
+    s.value = io::mlir::printedValueNames(fn, io::mlir::ValueNames::Source);
+  });
   return s.value;
 }
 

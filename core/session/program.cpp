@@ -297,7 +297,8 @@ std::optional<propagation::PropagationLevel> parsePropagationStrategy(std::strin
 // The traced propagation `explainSharding` reads: a propagated copy of the as-written module.
 struct Program::ExplainState {
   ir::Operation::ValueMapping copies; // as-written value -> its copy
-  std::unordered_map<const ir::Value*, std::string> names;
+  std::unordered_map<const ir::Value*, std::string> names;       // as MLIR numbers them
+  std::unordered_map<const ir::Value*, std::string> sourceNames; // as the source names them
   std::unique_ptr<ir::Module> module;
   propagation::PropagationTrace trace;
   std::vector<support::Diagnostic> diagnostics; // of the propagation, replayed on failure
@@ -312,6 +313,8 @@ Program::explainSharding(const ir::Value& value, const ExplainOptions& options,
     auto state = std::make_shared<ExplainState>();
     state->module = asWritten().clone(&state->copies);
     state->names = io::mlir::printedValueNames(*state->module);
+    state->sourceNames =
+        io::mlir::printedValueNames(*state->module, io::mlir::ValueNames::Source);
     support::CollectingSink collected;
     propagation::PropagationOptions propagationOptions;
     propagationOptions.level = options.level;
@@ -337,10 +340,10 @@ Program::explainSharding(const ir::Value& value, const ExplainOptions& options,
   auto name = [&](const propagation::TraceTensor& t) {
     if (!t.value)
       return propagation::funcResultName(t);
-    if (options.names == ExplainOptions::Names::Source && !t.value->nameHint().empty())
-      return "%" + t.value->nameHint();
-    auto it = state.names.find(t.value);
-    return it == state.names.end() ? std::string("<unnamed>") : it->second;
+    const auto& names =
+        options.names == ExplainOptions::Names::Source ? state.sourceNames : state.names;
+    auto it = names.find(t.value);
+    return it == names.end() ? std::string("<unnamed>") : it->second;
   };
   ShardingExplanation out;
   if (const ir::Operation* op = value.definingOp())

@@ -831,6 +831,43 @@ private Q_SLOTS:
 
   // A value selected in another function than the graph shows (here from the values table)
   // brings that function's graph, with the value's op outlined.
+  // One name per value: the value written %1 is %1 in every stage (MLIR's numbering calls it %2
+  // once partitioning has inserted an all-to-all before it), in the values table and in the
+  // stage's IR; values a pass made are named after their op.
+  void valuesKeepTheirSourceNamesInEveryStage() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, QStringLiteral(SHARDSCOPE_TEST_DATA_DIR
+                                               "/../widgets/data/renumbered.mlir")));
+    const QString expId = QStringLiteral("8:3:stablehlo.exponential#0");
+    const QString negId = QStringLiteral("9:3:stablehlo.negate#0");
+    for (StageId stage : {StageId::AsWritten, StageId::Propagated, StageId::Partitioned,
+                          StageId::PerDevice}) {
+      const StageSnapshot& snapshot = window.context()->program()->stage(stage);
+      QVERIFY2(snapshot.available, qPrintable(stageTitle(stage)));
+      QHash<QString, QString> nameOf;
+      QSet<QString> names;
+      QStringList inserted;
+      for (const ValueRow& v : snapshot.values) {
+        nameOf.insert(v.id, v.name);
+        QVERIFY2(!names.contains(v.name), qPrintable(v.name + QStringLiteral(" twice")));
+        names.insert(v.name);
+        if (v.opName.contains(QLatin1String("all_to_all")))
+          inserted << v.name;
+      }
+      QCOMPARE(nameOf.value(expId), QStringLiteral("%1"));
+      QCOMPARE(nameOf.value(negId), QStringLiteral("%2"));
+      const bool partitioned = stage == StageId::Partitioned || stage == StageId::PerDevice;
+      QVERIFY2(snapshot.text.contains(QStringLiteral("%1 = stablehlo.exponential %0")),
+               qPrintable(snapshot.text));
+      QVERIFY2(snapshot.text.contains(partitioned ? QStringLiteral("%2 = stablehlo.negate %all_to_all")
+                                                  : QStringLiteral("%2 = stablehlo.negate %1")),
+               qPrintable(snapshot.text));
+      if (partitioned)
+        QCOMPARE(inserted, QStringList{QStringLiteral("%all_to_all")});
+    }
+  }
+
   void theGraphFollowsTheSelectionIntoItsFunction() {
     MainWindow window;
     window.show();

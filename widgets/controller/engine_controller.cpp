@@ -440,7 +440,8 @@ private:
     if (module) {
       out.available = true;
       std::vector<io::mlir::PrintedOpLine> printed;
-      out.text = QString::fromStdString(io::mlir::printModule(*module, printed));
+      out.text = QString::fromStdString(
+          io::mlir::printModule(*module, printed, 0, io::mlir::ValueNames::Source));
       for (const io::mlir::PrintedOpLine& p : printed) {
         if (p.op->is("func.func")) {
           out.lineOps.insert(static_cast<int>(p.line), QString()); // belongs to no value

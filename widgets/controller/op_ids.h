@@ -26,16 +26,12 @@ inline QString qs(std::string_view s) {
   return QString::fromUtf8(s.data(), static_cast<int>(s.size()));
 }
 
-/// The names the app shows for the values of `module`: the one the source gave (`%z_block`, `%x`)
-/// where it named the value, else the printer's (`%3`, `%arg0`). Tables and graphs use these, so
-/// a value reads the same everywhere and as in the source.
+/// The names the app shows for the values of `module`: the source's names in every stage
+/// (`%7`, `%x`), values a pass made named after their op (`%all_gather`), as the Stage IR text
+/// prints them. Tables and graphs use these, so a value reads the same everywhere.
 inline std::unordered_map<const ir::Value*, std::string> displayValueNames(
     const ir::Module& module) {
-  std::unordered_map<const ir::Value*, std::string> names = io::mlir::printedValueNames(module);
-  for (auto& [value, name] : names)
-    if (!value->nameHint().empty())
-      name = "%" + value->nameHint();
-  return names;
+  return io::mlir::printedValueNames(module, io::mlir::ValueNames::Source);
 }
 
 } // namespace shardscope::widgets

@@ -26,20 +26,22 @@ ir::Attribute parseAttribute(std::string_view text, uint32_t fileId,
   return attr;
 }
 
-std::string printModule(const ir::Module& module, size_t sizeHint) {
+std::string printModule(const ir::Module& module, size_t sizeHint, ValueNames names) {
   std::string out;
   out.reserve(sizeHint + sizeHint / 8);
   detail::Printer printer(out);
+  printer.setValueNames(names);
   printer.printModule(module);
   return out;
 }
 
 std::string printModule(const ir::Module& module, std::vector<PrintedOpLine>& lines,
-                        size_t sizeHint) {
+                        size_t sizeHint, ValueNames names) {
   std::string out;
   out.reserve(sizeHint + sizeHint / 8);
   std::vector<std::pair<const ir::Operation*, size_t>> starts;
   detail::Printer printer(out);
+  printer.setValueNames(names);
   printer.recordOpStarts(&starts);
   printer.printModule(module);
   // Offsets grow in print order, so one pass over the text turns them into lines.
@@ -71,17 +73,21 @@ size_t countValues(const ir::Operation& root) {
 
 // The printer names exactly the values under what it was asked to name, so its table is the
 // answer.
-std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Module& module) {
+std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Module& module,
+                                                                   ValueNames names) {
   std::string unused;
   detail::Printer printer(unused);
+  printer.setValueNames(names);
   printer.reserveNames(countValues(module.op()));
   printer.nameModule(module);
   return printer.takeNames();
 }
 
-std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Operation& function) {
+std::unordered_map<const ir::Value*, std::string> printedValueNames(
+    const ir::Operation& function, ValueNames names) {
   std::string unused;
   detail::Printer printer(unused);
+  printer.setValueNames(names);
   printer.reserveNames(countValues(function));
   printer.nameIsolated(function);
   return printer.takeNames();

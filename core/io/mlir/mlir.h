@@ -22,9 +22,21 @@ std::unique_ptr<ir::Module> parseModule(std::string_view text, uint32_t fileId,
 ir::Attribute parseAttribute(std::string_view text, uint32_t fileId,
                              support::DiagnosticSink& sink);
 
+/// How printed values are named.
+enum class ValueNames {
+  /// As MLIR numbers them (`%arg0`, `%3`, `%cst_1`): what `sdy_opt` prints.
+  Numbered,
+  /// By the names the source gave them, in every stage derived from it: the value written `%7`
+  /// prints as `%7` after propagation and partitioning too. Values a pass made are named after
+  /// their op (`%all_gather`, `%all_gather_1`); a source number that repeats (a duplicated
+  /// constant) gets its op's name in front (`%constant_3`). The text still parses as MLIR.
+  Source,
+};
+
 /// Prints `module` exactly as `sdy_opt` would. `sizeHint` (e.g. the size of the parsed text)
 /// reserves the output buffer up front, which saves re-growing it for large modules.
-std::string printModule(const ir::Module& module, size_t sizeHint = 0);
+std::string printModule(const ir::Module& module, size_t sizeHint = 0,
+                        ValueNames names = ValueNames::Numbered);
 
 /// Where an op starts in a printed module: its 1-based line.
 struct PrintedOpLine {
@@ -34,13 +46,15 @@ struct PrintedOpLine {
 /// Prints `module` as `printModule` does and lists the line every op (at any depth, in print
 /// order) starts on: what a view of the printed text needs to link lines and ops.
 std::string printModule(const ir::Module& module, std::vector<PrintedOpLine>& lines,
-                        size_t sizeHint = 0);
+                        size_t sizeHint = 0, ValueNames names = ValueNames::Numbered);
 
 /// Returns the name every value of `module` has when printed (`%arg0`, `%3`, `%cst_1`, `%0#1`).
-std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Module& module);
+std::unordered_map<const ir::Value*, std::string> printedValueNames(
+    const ir::Module& module, ValueNames names = ValueNames::Numbered);
 /// The same for the values of one function (names inside a function do not depend on the rest
 /// of the module), for callers that show one function of a big module.
-std::unordered_map<const ir::Value*, std::string> printedValueNames(const ir::Operation& function);
+std::unordered_map<const ir::Value*, std::string> printedValueNames(
+    const ir::Operation& function, ValueNames names = ValueNames::Numbered);
 
 /// One `// -----` chunk of a `-split-input-file` buffer.
 struct InputChunk {

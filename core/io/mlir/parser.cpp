@@ -230,9 +230,10 @@ bool Parser::defineValues(const UnresolvedOperand& name, std::vector<ir::Value*>
   Scope& scope = m_scopes.back();
   if (lookupValues(name.name))
     return emitError(name.loc, "redefinition of SSA value '" + name.name + "'");
-  // Keep the written name as a printing hint when it is not a plain number.
+  // Keep the written name (`%x`, and `%7` too): views name values as the source does in every
+  // stage, and MLIR's own numbering ignores it.
   std::string hint = name.name.substr(1);
-  if (!hint.empty() && !std::isdigit(static_cast<unsigned char>(hint[0])))
+  if (!hint.empty())
     for (ir::Value* v : values)
       v->setNameHint(hint);
   scope.values.emplace(name.name, std::move(values));

@@ -3,6 +3,7 @@
 #include "core/io/mlir/detail/op_format.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace shardscope::io::mlir::detail {
 
@@ -31,6 +32,68 @@ std::string Printer::uniqueName(const std::string& base, NameCounters& counters,
   return name;
 }
 
+namespace {
+
+// Whether a name given in the source can be printed back as a value id: all digits (`%7`), or
+// an identifier led by a letter or `$ . _ -` (`%x`, `%arg0`). Names made by passes from source
+// names (`7_bar`) may be neither.
+bool printableSourceName(std::string_view name) {
+  if (name.empty())
+    return false;
+  auto isPunct = [](char c) { return c == '$' || c == '.' || c == '_' || c == '-'; };
+  if (std::isdigit(static_cast<unsigned char>(name[0])))
+    return std::all_of(name.begin(), name.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (!std::isalpha(static_cast<unsigned char>(name[0])) && !isPunct(name[0]))
+    return false;
+  return std::all_of(name.begin(), name.end(), [&](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || isPunct(c);
+  });
+}
+
+// `stablehlo.all_gather` -> `all_gather`: the name of a value a pass made.
+std::string opBaseName(std::string_view opName) {
+  size_t dot = opName.rfind('.');
+  std::string base(dot == std::string_view::npos ? opName : opName.substr(dot + 1));
+  return printableSourceName(base) && !std::isdigit(static_cast<unsigned char>(base[0])) ? base
+                                                                                          : "v";
+}
+
+} // namespace
+
+std::string Printer::sourceBase(const std::string& hint, std::string_view derived,
+                                const std::unordered_set<std::string>& used) {
+  if (!printableSourceName(hint))
+    return std::string(derived);
+  // A number cannot take a `_N` suffix: a second `%3` (a duplicated constant) is `%constant_3`.
+  if (std::isdigit(static_cast<unsigned char>(hint[0])) && used.count(hint))
+    return std::string(derived) + "_" + hint;
+  return hint;
+}
+
+template <typename Unique>
+void Printer::nameResultsBySource(const ir::Operation& op, const std::vector<std::string>& hints,
+                                  Unique& unique, const std::unordered_set<std::string>& used) {
+  const std::string derived = opBaseName(op.name());
+  const std::string& first = op.result(0)->nameHint();
+  bool shared = op.numResults() > 1 && printableSourceName(first);
+  for (unsigned i = 1; shared && i < op.numResults(); ++i)
+    shared = op.result(i)->nameHint() == first;
+  if (shared) {
+    // The source's `%3:2`, used as `%3#0` and `%3#1`.
+    std::string group = "%" + unique(sourceBase(first, derived, used));
+    for (unsigned i = 0; i < op.numResults(); ++i)
+      m_names[op.result(i)] = group + "#" + std::to_string(i);
+    m_resultGroupNames[op.result(0)] = std::move(group);
+    return;
+  }
+  for (unsigned i = 0; i < op.numResults(); ++i) {
+    const std::string& hint = op.result(i)->nameHint();
+    std::string fallback = i < hints.size() && !hints[i].empty() ? hints[i] : derived;
+    m_names[op.result(i)] = "%" + unique(sourceBase(hint, fallback, used));
+  }
+}
+
 void Printer::nameRegion(const ir::Region& region, NameCounters counters,
                          std::unordered_set<std::string>& used) {
   // `used` holds the names of the enclosing regions; this region's names are added while it and
@@ -52,10 +115,15 @@ void Printer::nameRegion(const ir::Region& region, NameCounters counters,
   for (const auto& block : region.blocks()) {
     for (const auto& arg : block->arguments()) {
       std::string base;
-      if (parentFormat && parentFormat->blockArgName)
+      if (m_valueNames == ValueNames::Source && printableSourceName(arg->nameHint()))
+        base = sourceBase(arg->nameHint(), "arg", used);
+      if (base.empty() && parentFormat && parentFormat->blockArgName)
         base = std::string(parentFormat->blockArgName(*parent, regionIndex));
+      // (Source names may have taken `argN` already: the numbering skips those.)
       if (base.empty())
-        base = "arg" + std::to_string(counters.nextArg++);
+        do
+          base = "arg" + std::to_string(counters.nextArg++);
+        while (m_valueNames == ValueNames::Source && used.count(base));
       m_names[arg.get()] = "%" + unique(base);
     }
     for (const auto& op : block->ops()) {
@@ -64,6 +132,10 @@ void Printer::nameRegion(const ir::Region& region, NameCounters counters,
       std::vector<std::string> hints;
       if (const OpFormat* f = lookupOpFormat(op->name()); f && f->resultNames)
         f->resultNames(*op, hints);
+      if (m_valueNames == ValueNames::Source) {
+        nameResultsBySource(*op, hints, unique, used);
+        continue;
+      }
       bool anyHint = std::any_of(hints.begin(), hints.end(), [](auto& h) { return !h.empty(); });
       if (!anyHint) {
         // All results share one number: `%3:2` and its uses `%3#0`, `%3#1`.
@@ -271,23 +343,17 @@ void Printer::printOperation(const Operation& op) {
   if (m_opStarts)
     m_opStarts->emplace_back(&op, m_out.size());
   if (op.numResults() > 0) {
-    const OpFormat* f = lookupOpFormat(op.name());
-    std::vector<std::string> hints;
-    if (f && f->resultNames)
-      f->resultNames(op, hints);
-    bool anyHint = std::any_of(hints.begin(), hints.end(), [](auto& h) { return !h.empty(); });
-    if (anyHint) {
+    // Results that share one group name print as `%3:2`; others as a list of their names.
+    auto group = m_resultGroupNames.find(op.result(0));
+    if (group != m_resultGroupNames.end()) {
+      m_out += group->second;
+      m_out += ":" + std::to_string(op.numResults());
+    } else {
       for (unsigned i = 0; i < op.numResults(); ++i) {
         if (i)
           m_out += ", ";
         m_out += nameOf(op.result(i));
       }
-    } else {
-      // A multi-result op's results share one group name (`%3:2`); a single result is its name.
-      auto group = m_resultGroupNames.find(op.result(0));
-      m_out += group != m_resultGroupNames.end() ? group->second : nameOf(op.result(0));
-      if (op.numResults() > 1)
-        m_out += ":" + std::to_string(op.numResults());
     }
     m_out += " = ";
   }

@@ -52,8 +52,9 @@ public:
   const analysis::CostSummary& costs(const ir::Module& module);
   /// The costs of `module`'s collectives keyed by op.
   const CostsByOp& costsByOp(const ir::Module& module);
-  /// The printed names of the values of function `fn` (`io::mlir::printedValueNames` restricted
-  /// to one function: functions are isolated, so their names do not depend on each other).
+  /// The names of the values of function `fn` as the source gives them, in every stage
+  /// (`io::mlir::printedValueNames` with `ValueNames::Source`, restricted to one function:
+  /// functions are isolated, so their names do not depend on each other).
   const ValueNames& functionNames(const ir::Operation& fn);
 
 private:

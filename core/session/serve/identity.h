@@ -11,6 +11,6 @@ namespace shardscope::session::serve {
 inline constexpr std::string_view kProtocolName = "shardscope-serve";
 /// The `version` field of the `hello` response; it changes whenever a request or event changes
 /// in a way an older client would misread.
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 2;
 
 } // namespace shardscope::session::serve

@@ -362,7 +362,8 @@ bool Server::makeExecution(const SessionSpec& spec, support::DiagnosticSink& sin
   if (!checkTensorSizes(m_execution->module(), m_options.maxTensorBytes, sink,
                         m_options.maxTensorBytesHint))
     return false;
-  m_names = io::mlir::printedValueNames(m_execution->module());
+  // Values are named as the source names them, in whichever stage runs (as the app shows them).
+  m_names = io::mlir::printedValueNames(m_execution->module(), io::mlir::ValueNames::Source);
   std::string error;
   std::optional<session::InputSpec> inputs = session::parseInputSpec(spec.inputs, error);
   if (!inputs) {
@@ -520,7 +521,7 @@ const ir::Value* Server::findValue(const json& request, std::string& error) cons
   }
   std::string name = request.value("value", "");
   if (name.empty()) {
-    error = "fetch needs \"value\" (a printed name such as %3) or \"loc\"";
+    error = "fetch needs \"value\" (a name such as %3 or %x) or \"loc\"";
     return nullptr;
   }
   std::string wanted = name.starts_with('%') ? name : "%" + name;
@@ -531,14 +532,12 @@ const ir::Value* Server::findValue(const json& request, std::string& error) cons
       for (const auto& block : op.region(r).blocks())
         for (const auto& arg : block->arguments()) {
           auto it = m_names.find(arg.get());
-          if (!found && ((it != m_names.end() && it->second == wanted) ||
-                         "%" + arg->nameHint() == wanted))
+          if (!found && it != m_names.end() && it->second == wanted)
             found = arg.get();
         }
     for (unsigned i = 0; i < op.numResults(); ++i) {
       auto it = m_names.find(op.result(i));
-      if (!found && ((it != m_names.end() && it->second == wanted) ||
-                     "%" + op.result(i)->nameHint() == wanted))
+      if (!found && it != m_names.end() && it->second == wanted)
         found = op.result(i);
     }
   });

@@ -155,3 +155,94 @@ TEST(PrinterTest, RecordsTheLineEveryOpStartsOn) {
   // The constant inside the condition region is printed after the while's first line.
   EXPECT_GT(lineOf("stablehlo.constant"), lineOf("stablehlo.while"));
 }
+
+TEST(PrinterTest, SourceNamesKeepWhatTheSourceWroteAndNameTheRestByTheirOp) {
+  support::CollectingSink sink;
+  const char* text = R"(func.func @f(%arg0: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %7 = stablehlo.add %arg0, %x : tensor<4xf32>
+  %3:2 = stablehlo.while(%iterArg = %7, %iterArg_0 = %x) : tensor<4xf32>, tensor<4xf32>
+  cond {
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    stablehlo.return %iterArg, %iterArg_0 : tensor<4xf32>, tensor<4xf32>
+  }
+  %1 = stablehlo.multiply %3#0, %3#1 : tensor<4xf32>
+  %2 = stablehlo.abs %1 : tensor<4xf32>
+  %9 = stablehlo.negate %2 : tensor<4xf32>
+  return %9 : tensor<4xf32>
+})";
+  auto module = io::mlir::parseModule(text, 1, sink);
+  ASSERT_TRUE(module) << sink.diagnostics().front().message;
+  // MLIR's numbering ignores the source's numbers...
+  const std::string numbered = io::mlir::printModule(*module);
+  EXPECT_NE(numbered.find("%0 = stablehlo.add %arg0, %arg1"), std::string::npos) << numbered;
+  EXPECT_NE(numbered.find("%1:2 = stablehlo.while"), std::string::npos) << numbered;
+  // ... source names keep them, out of order and grouped as written.
+  const std::string source =
+      io::mlir::printModule(*module, 0, io::mlir::ValueNames::Source);
+  EXPECT_NE(source.find("%7 = stablehlo.add %arg0, %x"), std::string::npos) << source;
+  EXPECT_NE(source.find("%3:2 = stablehlo.while"), std::string::npos) << source;
+  EXPECT_NE(source.find("%1 = stablehlo.multiply %3#0, %3#1"), std::string::npos) << source;
+  EXPECT_NE(source.find("return %9"), std::string::npos) << source;
+
+  // Values a pass made (no source name, or one that is not a value id) are named after their op;
+  // a source number given twice (a duplicated op) keeps it once.
+  ir::Operation* fn = nullptr;
+  module->op().walk([&](ir::Operation& op) {
+    if (op.is("func.func"))
+      fn = &op;
+  });
+  ASSERT_TRUE(fn);
+  std::vector<ir::Operation*> ops;
+  for (const auto& op : fn->region(0).front().ops())
+    ops.push_back(op.get());
+  ASSERT_EQ(ops.size(), 6u); // add, while, multiply, abs, negate, return
+  ops[2]->result(0)->setNameHint("");      // multiply: made by a pass
+  ops[3]->result(0)->setNameHint("2_bar"); // abs: not a value id
+  ops[4]->result(0)->setNameHint("7");     // negate: a second %7
+  const std::string renamed =
+      io::mlir::printModule(*module, 0, io::mlir::ValueNames::Source);
+  EXPECT_NE(renamed.find("%multiply = stablehlo.multiply %3#0, %3#1"), std::string::npos)
+      << renamed;
+  EXPECT_NE(renamed.find("%abs = stablehlo.abs %multiply"), std::string::npos) << renamed;
+  EXPECT_NE(renamed.find("%negate_7 = stablehlo.negate %abs"), std::string::npos) << renamed;
+  EXPECT_NE(renamed.find("%7 = stablehlo.add"), std::string::npos) << renamed;
+
+  // The text parses as MLIR again, to a module that prints the same both ways, and the names
+  // table gives what the text shows.
+  support::CollectingSink again;
+  auto reparsed = io::mlir::parseModule(renamed, 1, again);
+  ASSERT_TRUE(reparsed) << again.diagnostics().front().message << "\n" << renamed;
+  EXPECT_EQ(io::mlir::printModule(*reparsed, 0, io::mlir::ValueNames::Source), renamed);
+  EXPECT_EQ(io::mlir::printModule(*reparsed), io::mlir::printModule(*module));
+  const auto names = io::mlir::printedValueNames(*module, io::mlir::ValueNames::Source);
+  EXPECT_EQ(names.at(ops[0]->result(0)), "%7");
+  EXPECT_EQ(names.at(ops[1]->result(1)), "%3#1");
+  EXPECT_EQ(names.at(ops[4]->result(0)), "%negate_7");
+}
+
+TEST(PrinterTest, SourceNamesNumberUnnamedArgumentsPastTheNamedOnes) {
+  support::CollectingSink sink;
+  auto module = io::mlir::parseModule(R"(func.func @f(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>) -> tensor<f32> {
+  %0 = stablehlo.constant dense<0.0> : tensor<f32>
+  %1 = stablehlo.reduce(%arg0 init: %0) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+    reducer(%a: tensor<f32>, %b: tensor<f32>) {
+      %m = stablehlo.multiply %a, %b : tensor<f32>
+      %s = stablehlo.add %m, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }
+  return %1 : tensor<f32>
+})",
+                                      1, sink);
+  ASSERT_TRUE(module) << sink.diagnostics().front().message;
+  module->op().walk([&](ir::Operation& op) {
+    if (op.is("stablehlo.reduce"))
+      for (const auto& arg : op.region(0).front().arguments())
+        arg->setNameHint(""); // as a pass makes a body
+  });
+  const std::string source = io::mlir::printModule(*module, 0, io::mlir::ValueNames::Source);
+  // The body's arguments are numbered past %arg0 and %arg1, with no `_N` suffixes.
+  EXPECT_NE(source.find("(%arg2: tensor<f32>, %arg3: tensor<f32>)"), std::string::npos) << source;
+  EXPECT_NE(source.find("%m = stablehlo.multiply %arg2, %arg3"), std::string::npos) << source;
+}

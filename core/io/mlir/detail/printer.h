@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/io/mlir/mlir.h"
 #include "core/ir/module.h"
 
 #include <initializer_list>
@@ -26,6 +27,8 @@ public:
   void recordOpStarts(std::vector<std::pair<const ir::Operation*, size_t>>* starts) {
     m_opStarts = starts;
   }
+  /// How values are named: as MLIR numbers them, or by their source names.
+  void setValueNames(ValueNames names) { m_valueNames = names; }
   /// Assigns every value of `module` the name `printModule` would print, without printing.
   void nameModule(const ir::Module& module) {
     std::unordered_set<std::string> used;
@@ -92,12 +95,20 @@ private:
                   std::unordered_set<std::string>& used);
   std::string uniqueName(const std::string& base, NameCounters& counters,
                          std::unordered_set<std::string>& used);
+  /// The base of a value's name under `ValueNames::Source`: its source name `hint` when it can
+  /// be printed and (for a number) is free, else `derived` (with the number appended).
+  static std::string sourceBase(const std::string& hint, std::string_view derived,
+                                const std::unordered_set<std::string>& used);
+  template <typename Unique>
+  void nameResultsBySource(const ir::Operation& op, const std::vector<std::string>& hints,
+                           Unique& unique, const std::unordered_set<std::string>& used);
   void printFunction(const ir::Operation& fn);
   /// The `{-# dialect_resources #-}` section for the resources `module` refers to.
   void printFileMetadata(const ir::Module& module);
 
   std::string& m_out;
   int m_indent = 0;
+  ValueNames m_valueNames = ValueNames::Numbered;
   std::unordered_map<const ir::Value*, std::string> m_names;
   /// The shared `%N` of ops with several unhinted results, keyed by their first result.
   std::unordered_map<const ir::Value*, std::string> m_resultGroupNames;
