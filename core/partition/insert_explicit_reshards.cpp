@@ -1,5 +1,7 @@
 #include "core/partition/insert_explicit_reshards.h"
 
+#include "core/sharding/verify_unreduced_axes.h"
+
 #include "core/partition/detail/cache_key.h"
 #include "core/ir/mesh_resolver.h"
 #include "core/partition/explicit_reshards_data_flow.h"
@@ -14,6 +16,7 @@
 #include "core/sharding/mesh_view.h"
 #include "core/sharding/sharding_equivalence.h"
 #include "core/sharding/value_sharding.h"
+#include "core/sharding/verify_unreduced_axes.h"
 
 #include <algorithm>
 #include <map>
@@ -285,10 +288,21 @@ void rewriteResults(Operation& op, Operation& after, const OpPlan& plan,
     for (unsigned r = 0; r < op.numResults(); ++r)
       if (!shardings[numOperands + r])
         resultShardings[r] = replicatedOn(meshName, op.result(r)->type().rank());
-  if (!plan.allReduceAxes.empty())
-    for (unsigned r = 0; r < op.numResults(); ++r)
+  if (!plan.allReduceAxes.empty()) {
+    // A reduction combines its partial results with its own operator: the maximum of per-device
+    // maxima, not their sum (Shardy's all-reduce knows sum, max and min).
+    std::optional<std::string> kind;
+    if (op.is("stablehlo.reduce"))
+      kind = sharding::bodyReduction(op);
+    for (unsigned r = 0; r < op.numResults(); ++r) {
       current[r] = insertAllReduceBefore(after, current[r], plan.allReduceAxes, resultShardings[r],
                                          op.loc());
+      if (kind && *kind != "sum") {
+        current[r]->definingOp()->setAttr("reduction_kind", ir::Attribute::opaque(*kind));
+        current[r]->definingOp()->setInherent("reduction_kind", true);
+      }
+    }
+  }
   // Shardy reshards each updated result back to its sharding, creating a closed replicated one
   // when the op had none; once one result got a sharding, the others read as open.
   bool hadShardings = op.attr("sdy.sharding").as<ir::ShardingPerValueAttr>() != nullptr;

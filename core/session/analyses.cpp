@@ -1,5 +1,6 @@
 #include "core/session/analyses.h"
 
+#include "core/analysis/sharded_reductions.h"
 #include "core/autodiff/function_costs.h"
 #include "core/session/program.h"
 
@@ -75,6 +76,10 @@ const StageAnalyses* Program::analyses(Stage stage, support::DiagnosticSink& sin
   // types JAX gives them, and the ops JAX would reject while tracing are findings.
   if (stage == Stage::AsWritten && module->op().hasAttr(analysis::kAxisTypesAttr))
     out->explicitTypes = analysis::computeExplicitTypes(*module, {}, found);
+  // Reductions over sharded dimensions whose result partitioning changes (an init that is not
+  // the identity enters once per device; a product is all-reduced as a sum).
+  if (stage == Stage::Partitioned)
+    analysis::checkShardedReductions(*module, found);
   out->collectives = analysis::collectiveCosts(*module);
   if (isGradientStage(stage))
     if (const ir::Operation* fn = module->lookupFunction(defaultFunction(stage)))

@@ -65,32 +65,6 @@ std::string calleeOf(const Operation& call) {
   return callee && !callee->path.empty() ? callee->path.back() : std::string();
 }
 
-// The reduction operator of a reduction body: all returned values made by one of add, max, min.
-std::optional<std::string> bodyReduction(const Operation& op) {
-  if (op.numRegions() == 0 || op.region(0).empty())
-    return std::nullopt;
-  const Operation* ret = op.region(0).front().back();
-  if (!ret || !ret->is("stablehlo.return") || ret->numOperands() == 0)
-    return std::nullopt;
-  std::optional<std::string> result;
-  for (const ir::Value* operand : ret->operands()) {
-    const Operation* def = operand->definingOp();
-    std::optional<std::string> kind;
-    if (def && def->is("stablehlo.add"))
-      kind = "sum";
-    else if (def && def->is("stablehlo.maximum"))
-      kind = "max";
-    else if (def && def->is("stablehlo.minimum"))
-      kind = "min";
-    else
-      return std::nullopt;
-    if (result && *result != *kind)
-      return std::nullopt;
-    result = kind;
-  }
-  return result;
-}
-
 class UnreducedVerifier {
 public:
   UnreducedVerifier(const ir::Module& module, support::DiagnosticSink& sink)
@@ -288,6 +262,31 @@ bool verifyUnreducedAxes(const ir::Module& module, support::DiagnosticSink& sink
   for (const Operation* fn : module.functions())
     ok = verifier.verifyFunction(*fn) && ok;
   return ok;
+}
+
+std::optional<std::string> bodyReduction(const Operation& op) {
+  if (op.numRegions() == 0 || op.region(0).empty())
+    return std::nullopt;
+  const Operation* ret = op.region(0).front().back();
+  if (!ret || !ret->is("stablehlo.return") || ret->numOperands() == 0)
+    return std::nullopt;
+  std::optional<std::string> result;
+  for (const ir::Value* operand : ret->operands()) {
+    const Operation* def = operand->definingOp();
+    std::optional<std::string> kind;
+    if (def && def->is("stablehlo.add"))
+      kind = "sum";
+    else if (def && def->is("stablehlo.maximum"))
+      kind = "max";
+    else if (def && def->is("stablehlo.minimum"))
+      kind = "min";
+    else
+      return std::nullopt;
+    if (result && *result != *kind)
+      return std::nullopt;
+    result = kind;
+  }
+  return result;
 }
 
 } // namespace shardscope::sharding

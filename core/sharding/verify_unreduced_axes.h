@@ -3,6 +3,9 @@
 #include "core/ir/module.h"
 #include "core/support/diagnostic.h"
 
+#include <optional>
+#include <string>
+
 namespace shardscope::sharding {
 
 /// Shardy's `-sdy-verify-unreduced-axes` (transforms/export/verify_unreduced_axes.cc): no op may
@@ -15,5 +18,10 @@ namespace shardscope::sharding {
 /// blessed. Ops are visited in post-order; each function reports its first error (it is a
 /// function pass in Shardy). Returns true when there is none.
 bool verifyUnreducedAxes(const ir::Module& module, support::DiagnosticSink& sink);
+
+/// The reduction operator of `op`'s body (a reduce, an all-reduce) in Shardy's terms: "sum",
+/// "max" or "min" when every returned value is made by `add`, `maximum` or `minimum` (the same
+/// one); nothing otherwise.
+std::optional<std::string> bodyReduction(const ir::Operation& op);
 
 } // namespace shardscope::sharding

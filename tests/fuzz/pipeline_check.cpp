@@ -1,6 +1,7 @@
 #include "tests/fuzz/pipeline_check.h"
 
 #include "app/cli/resource_limits.h"
+#include "core/analysis/sharded_reductions.h"
 #include "core/session/execution.h"
 #include "core/session/program.h"
 #include "core/support/diagnostic.h"
@@ -49,8 +50,14 @@ bool hasManualComputation(const ir::Module& module) {
 // from the unsharded run: the pipeline broke the program's meaning. Devices of a manual
 // computation that disagree on a block its out_shardings call replicated are the program's own
 // doing (JAX's check_rep=False), not the pipeline's, and are no finding.
-std::string divergenceFinding(const session::Execution& execution, const ir::Module& written) {
+// A reduction over a sharded dimension whose init is not its body's identity, or whose body an
+// all-reduce cannot apply, gives a result that depends on the sharding (the engine warns at the
+// reduce): what follows from it diverging is the program's doing too.
+std::string divergenceFinding(const session::Execution& execution, const ir::Module& written,
+                              const ir::Module& partitioned) {
   bool manual = hasManualComputation(written);
+  if (!analysis::shardedReductionFindings(partitioned).empty())
+    return {};
   for (const session::Divergence& d : execution.divergences()) {
     if (d.kind == "replicas" && manual)
       continue;
@@ -121,7 +128,10 @@ std::string checkPipeline(std::string_view text, const PipelineLimits& limits) {
     return "the finished run has no global results: " + error;
   if (std::string failure = unlocatedError(sink, text, "run"); !failure.empty())
     return failure;
-  return divergenceFinding(*execution, written);
+  const ir::Module* partitioned = program->stage(session::Stage::Partitioned, sink);
+  if (!partitioned)
+    return failedStep(sink, text, "stage partitioned");
+  return divergenceFinding(*execution, written, *partitioned);
 }
 
 } // namespace shardscope::fuzz

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -469,4 +470,50 @@ TEST(ExecutionTest, RecordedAndHistoryValuesSurviveTheirLastUse) {
   EXPECT_EQ(t.value(0, tdot), nullptr);
   EXPECT_NE(t.whyNoValue(0, tdot).find("most recent 8 bytes"), std::string::npos)
       << t.whyNoValue(0, tdot);
+}
+
+TEST(ExecutionTest, AReduceWhoseInitIsNotTheIdentityIsWarnedAboutWhereShardingChangesIt) {
+  support::CollectingSink sink;
+  auto program = Program::load(dataPath("session/reduce_init.mlir"), sink);
+  ASSERT_TRUE(program) << messages(sink);
+  const StageAnalyses* partitioned = program->analyses(Stage::Partitioned, sink);
+  ASSERT_TRUE(partitioned) << messages(sink);
+  // Two warnings: the sum from 10 over the 4 devices of x and y (line 10), and the product over
+  // the 2 devices of x (line 25). Not the maximum (idempotent, all-reduced as a maximum), the sum
+  // from 0, or the product over an unsharded dimension.
+  std::vector<std::string> warnings;
+  for (const support::Diagnostic& d : partitioned->diagnostics)
+    if (d.message.find("reduce") != std::string::npos) {
+      EXPECT_EQ(d.severity, support::Severity::Warning);
+      warnings.push_back(std::to_string(d.loc.line) + ": " + d.message);
+    }
+  ASSERT_EQ(warnings.size(), 2u) << (warnings.empty() ? "" : warnings[0]);
+  std::sort(warnings.begin(), warnings.end());
+  EXPECT_EQ(warnings[0].rfind("10: ", 0), 0u) << warnings[0];
+  EXPECT_NE(warnings[0].find("(10) is not the identity of its 'stablehlo.add' body (0)"),
+            std::string::npos)
+      << warnings[0];
+  EXPECT_NE(warnings[0].find("enters 4 times"), std::string::npos) << warnings[0];
+  EXPECT_EQ(warnings[1].rfind("25: ", 0), 0u) << warnings[1];
+  EXPECT_NE(warnings[1].find("'stablehlo.multiply' body is not a sum"), std::string::npos)
+      << warnings[1];
+
+  // And it is so: 0 + 1 + ... + 7 = 28. Unsharded, 28 + 10 = 38; sharded, every device starts
+  // from 10: 28 + 4 * 10 = 68. The maximum is 10 both ways, the sum from 0 is 28.
+  ExecutionOptions options;
+  options.checkReference = true;
+  auto execution = Execution::create(*program, options, sink);
+  ASSERT_TRUE(execution) << messages(sink);
+  std::vector<int64_t> v{0, 1, 2, 3, 4, 5, 6, 7};
+  ASSERT_TRUE(execution->setInputs({exec::Tensor::fromInts(ir::ElementType::I32, {8}, v)}));
+  ASSERT_TRUE(execution->start()) << messages(sink);
+  ASSERT_EQ(execution->runToEnd(), StopReason::Finished) << messages(sink);
+  std::string error;
+  auto results = execution->globalResults(error);
+  ASSERT_TRUE(results) << error;
+  EXPECT_EQ((*results)[0].intAt(0), 68);
+  EXPECT_EQ((*results)[1].intAt(0), 10);
+  EXPECT_EQ((*results)[2].intAt(0), 28);
+  ASSERT_FALSE(execution->divergences().empty());
+  EXPECT_EQ(execution->divergences().front().op->loc().line, 10u);
 }
