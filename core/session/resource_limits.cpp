@@ -26,6 +26,13 @@ std::optional<int64_t> bytesOf(const ir::Type& type) {
 // Reports `type` at `loc` when it is too large; returns false then.
 bool checkType(const ir::Type& type, support::SourceLocation loc, int64_t maxBytes,
                support::DiagnosticSink& sink, std::string_view raiseHint) {
+  // A tuple's tensors are tensors like any other (a custom call or a loop may make them).
+  if (type && type.kind() == ir::Type::Kind::Tuple) {
+    for (const ir::Type& element : type.elements())
+      if (!checkType(element, loc, maxBytes, sink, raiseHint))
+        return false;
+    return true;
+  }
   std::optional<int64_t> bytes = bytesOf(type);
   if (!bytes) {
     sink.error(loc, "'" + type.str() + "' has more bytes than fit in 64 bits");

@@ -75,3 +75,21 @@ TEST(ResourceLimitsTest, AMeshBeyondTheDeviceLimitIsAnErrorAtItsOp) {
             "the mesh has 2 devices, more than the limit of 1 (hint)");
   EXPECT_EQ(sink.diagnostics()[0].loc.line, 1u);
 }
+
+TEST(ResourceLimitsTest, ATensorInsideATupleCountsAsATensor) {
+  support::CollectingSink sink;
+  auto program = Program::fromText("tuple.mlir",
+                                   "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                   "  %0 = stablehlo.custom_call @make(%arg0) : (tensor<4xf32>) -> "
+                                   "tuple<tensor<4xf32>, tuple<tensor<70000x70000xf32>>>\n"
+                                   "  return %arg0 : tensor<4xf32>\n}\n",
+                                   sink);
+  ASSERT_TRUE(program) << messages(sink);
+  // The nested tensor: 70000 * 70000 * 4 = 19600000000 bytes, beyond 4 GiB.
+  EXPECT_FALSE(checkTensorSizes(program->asWritten(), kDefaultMaxTensorBytes, sink, "hint"));
+  ASSERT_EQ(sink.diagnostics().size(), 1u) << messages(sink);
+  EXPECT_EQ(sink.diagnostics()[0].loc.line, 2u);
+  EXPECT_NE(sink.diagnostics()[0].message.find("'tensor<70000x70000xf32>' needs 19600000000 bytes"),
+            std::string::npos)
+      << sink.diagnostics()[0].message;
+}
