@@ -2,8 +2,10 @@
 
 #include "core/exec/tensor.h"
 #include "core/ir/attribute.h"
+#include "core/ir/quant_type.h"
 #include "core/support/checked_math.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -12,8 +14,16 @@ namespace shardscope::session {
 namespace {
 
 // The bytes of a tensor of `type`, or nothing when it overflows; 0 for a non-tensor or dynamic
-// shape (nothing is allocated up front for those).
+// shape (nothing is allocated up front for those). A quantized tensor is held in its storage
+// type and, while an op computes on it, in its expressed type: the larger of the two counts.
 std::optional<int64_t> bytesOf(const ir::Type& type) {
+  if (std::optional<ir::QuantType> q = ir::quantTypeOf(type)) {
+    std::optional<int64_t> storage = bytesOf(q->storageType());
+    std::optional<int64_t> expressed = bytesOf(q->expressedType());
+    if (!storage || !expressed)
+      return std::nullopt;
+    return std::max(*storage, *expressed);
+  }
   if (!type.isTensor() || !type.hasStaticShape())
     return 0;
   std::optional<int64_t> elements = support::checkedProduct(type.shape());

@@ -93,3 +93,21 @@ TEST(ResourceLimitsTest, ATensorInsideATupleCountsAsATensor) {
             std::string::npos)
       << sink.diagnostics()[0].message;
 }
+
+TEST(ResourceLimitsTest, AQuantizedTensorCountsItsLargerRepresentation) {
+  support::CollectingSink sink;
+  // i8 storage: 70000 * 70000 * 2 = 9.8e9 bytes; held as f32 while an op computes on it:
+  // 39200000000 bytes. Either is beyond 4 GiB; before, a quantized type counted as nothing.
+  auto program = programOf("tensor<70000x70000x2x!quant.uniform<i8:f32, 1.000000e-01>>", sink);
+  ASSERT_TRUE(program) << messages(sink);
+  EXPECT_FALSE(checkTensorSizes(program->asWritten(), kDefaultMaxTensorBytes, sink, "hint"));
+  ASSERT_EQ(sink.diagnostics().size(), 1u) << messages(sink);
+  EXPECT_NE(sink.diagnostics()[0].message.find("needs 39200000000 bytes"), std::string::npos)
+      << sink.diagnostics()[0].message;
+  // Within the limit, it passes: 1000 i8 elements, 4000 bytes as f32.
+  support::CollectingSink small;
+  auto fits = programOf("tensor<1000x!quant.uniform<i8:f32, 1.000000e-01>>", small);
+  ASSERT_TRUE(fits) << messages(small);
+  EXPECT_TRUE(checkTensorSizes(fits->asWritten(), 4000, small, "hint")) << messages(small);
+  EXPECT_FALSE(checkTensorSizes(fits->asWritten(), 3999, small, "hint"));
+}
