@@ -12,7 +12,7 @@ NodeStyle nodeStyle(NodeKind kind) {
   case NodeKind::Result: return {"#e4f4e9", "#3d8b57", "#173f25"};
   case NodeKind::Op: return {"#ffffff", "#8c96a8", "#1f2937"};
   case NodeKind::Collective: return {"#fff1d6", "#d08a14", "#4a3000"};
-  case NodeKind::InsertedCollective: return {"#fde1df", "#c9372c", "#5c0f0a"};
+  case NodeKind::InsertedCollective: return {"#dcf3ef", "#0f766e", "#0b3b36"};
   case NodeKind::Pbroadcast: return {"#efe6fb", "#7c4dbd", "#35195c"};
   case NodeKind::RegionEntry: return {"#e8ecf3", "#5b6b85", "#1f2937"};
   case NodeKind::RegionExit: return {"#e8ecf3", "#5b6b85", "#1f2937"};
@@ -26,7 +26,7 @@ const char* badgeColour(NodeKind kind, int64_t bytes) {
   if (bytes == 0)
     return "#6b7280";
   switch (kind) {
-  case NodeKind::InsertedCollective: return "#c9372c";
+  case NodeKind::InsertedCollective: return "#0f766e";
   case NodeKind::Collective: return "#b7770a";
   case NodeKind::Pbroadcast: return "#7c4dbd";
   default: return "#4b5563";

@@ -70,7 +70,7 @@ td.num,td.nw{text-align:right;white-space:nowrap}
 td.nw{text-align:left}
 code,.mono{font-family:"DejaVu Sans Mono",Menlo,monospace;font-size:12px}
 .tag{white-space:nowrap;display:inline-block;border-radius:10px;padding:0 8px;font-size:11px;font-weight:600;color:#fff}
-.tag.inserted{background:#c9372c}.tag.explicit{background:#b7770a}.tag.implicit-pbroadcast{background:#7c4dbd}
+.tag.inserted{background:#0f766e}.tag.explicit{background:#b7770a}.tag.implicit-pbroadcast{background:#7c4dbd}
 .tag.error{background:#c9372c}.tag.warning{background:#b7770a}.tag.note,.tag.remark{background:#6b7280}
 .tag.ok{background:#3d8b57}.tag.bad{background:#c9372c}
 .scroll{max-height:480px;overflow:auto}
