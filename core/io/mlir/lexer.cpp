@@ -238,6 +238,12 @@ std::string_view Lexer::skipBalanced(size_t offset, uint32_t line, uint32_t colu
       advance(2);
       continue;
     }
+    if (c == '/' && m_pos + 1 < m_buffer.size() && m_buffer[m_pos + 1] == '/') {
+      // A comment is whitespace (the attribute's text drops it): its brackets do not count.
+      while (m_pos < m_buffer.size() && m_buffer[m_pos] != '\n')
+        advance(1);
+      continue;
+    }
     if (c == open || c == '(' || c == '[' || c == '{' || (open == '<' && c == '<')) {
       ++depth;
     } else if (c == close || c == ')' || c == ']' || c == '}' || (open == '<' && c == '>')) {
