@@ -14,24 +14,12 @@ namespace shardscope::analysis {
 
 namespace {
 
-// The body's op when the body is `return op(a, b)` (either operand order) of its two arguments.
-const ir::Operation* binaryBody(const ir::Operation& reduce) {
+// The op that makes the value the reduction body returns first (`stablehlo.multiply`).
+const ir::Operation* bodyOp(const ir::Operation& reduce) {
   if (reduce.numRegions() != 1 || reduce.region(0).empty())
     return nullptr;
-  const ir::Block& body = reduce.region(0).front();
-  if (body.numArguments() != 2)
-    return nullptr;
-  std::vector<const ir::Operation*> ops;
-  for (const auto& op : body.ops())
-    ops.push_back(op.get());
-  if (ops.size() != 2 || ops[0]->numOperands() != 2 || ops[0]->numResults() != 1 ||
-      ops[1]->numOperands() != 1 || ops[1]->operand(0) != ops[0]->result(0))
-    return nullptr;
-  const ir::Value* a = body.argument(0);
-  const ir::Value* b = body.argument(1);
-  const ir::Value* x = ops[0]->operand(0);
-  const ir::Value* y = ops[0]->operand(1);
-  return (x == a && y == b) || (x == b && y == a) ? ops[0] : nullptr;
+  const ir::Operation* ret = reduce.region(0).front().back();
+  return ret && ret->numOperands() > 0 ? ret->operand(0)->definingOp() : nullptr;
 }
 
 // The scalar value of a constant init, as a double (integers exactly up to 2^53).
@@ -95,10 +83,9 @@ std::vector<ShardedReductionFinding> shardedReductionFindings(const ir::Module& 
     const std::string count = std::to_string(devices);
     ShardedReductionFinding f;
     f.reduce = &op;
-    f.devices = devices;
     std::optional<std::string> kind = sharding::bodyReduction(op);
     if (!kind) {
-      const ir::Operation* body = binaryBody(op);
+      const ir::Operation* body = bodyOp(op);
       const std::string what = body ? "its '" + std::string(body->name()) + "' body"
                                     : std::string("its body");
       f.message = "this reduce's dimensions are sharded (" + where + ") and " + what +

@@ -21,9 +21,6 @@ namespace shardscope::analysis {
 
 struct ShardedReductionFinding {
   const ir::Operation* reduce = nullptr;
-  /// The devices of one reduction group: the product of the sizes of the axes that shard the
-  /// reduced dimensions.
-  int64_t devices = 1;
   /// The whole finding, for a warning at the reduce.
   std::string message;
 };

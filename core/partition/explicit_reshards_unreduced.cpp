@@ -59,20 +59,9 @@ allReduceUnreducedOperand(const ir::Module& module, ir::Operation& user, unsigne
   reduced.unreducedAxes = targetAxes;
   if (targetAxes.empty())
     reduced.unreducedKind.clear();
-  std::vector<ir::Value*> operands{operand};
-  std::vector<ir::Type> types{operand->type()};
-  auto allReduce = ir::Operation::create("sdy.all_reduce", operands, types, user.loc());
-  if (!source->unreducedKind.empty()) {
-    allReduce->setAttr("reduction_kind", ir::Attribute::opaque(source->unreducedKind));
-    allReduce->setInherent("reduction_kind", true);
-  }
-  allReduce->setAttr("reduction_axes", ir::Attribute::axisRefList(axes));
-  allReduce->setInherent("reduction_axes", true);
-  allReduce->setAttr("out_sharding", ir::Attribute::sharding(reduced));
-  allReduce->setInherent("out_sharding", true);
   ir::Operation* at = before ? before : &user;
-  ir::Operation* inserted = at->parentBlock()->insertBefore(at, std::move(allReduce));
-  user.setOperand(index, inserted->result(0));
+  user.setOperand(index, insertAllReduceBefore(*at, operand, axes, reduced, user.loc(),
+                                               source->unreducedKind));
   return reduced;
 }
 

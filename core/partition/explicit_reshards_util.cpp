@@ -26,10 +26,14 @@ ir::Operation* insertReshardBefore(ir::Operation& before, ir::Value* input,
 ir::Value* insertAllReduceBefore(ir::Operation& before, ir::Value* input,
                                  const std::vector<ir::AxisRef>& axes,
                                  const ir::TensorSharding& outSharding,
-                                 support::SourceLocation loc) {
+                                 support::SourceLocation loc, std::string_view kind) {
   std::vector<ir::Value*> operands{input};
   std::vector<ir::Type> types{input->type()};
   auto allReduce = ir::Operation::create("sdy.all_reduce", operands, types, loc);
+  if (!kind.empty()) {
+    allReduce->setAttr("reduction_kind", ir::Attribute::opaque(std::string(kind)));
+    allReduce->setInherent("reduction_kind", true);
+  }
   allReduce->setAttr("reduction_axes", ir::Attribute::axisRefList(axes));
   allReduce->setInherent("reduction_axes", true);
   allReduce->setAttr("out_sharding", ir::Attribute::sharding(outSharding));

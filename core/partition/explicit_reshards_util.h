@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shardscope::partition {
@@ -21,12 +22,13 @@ ir::Operation* insertReshardBefore(ir::Operation& before, ir::Value* input,
 /// attributes are immutable, so equal reshards can share one.
 ir::Operation* insertReshardBefore(ir::Operation& before, ir::Value* input, ir::Attribute sharding);
 
-/// Inserts `sdy.all_reduce axes %input out_sharding=<outSharding>` located at `loc` just before
-/// `before` and returns its result.
+/// Inserts `sdy.all_reduce [kind] axes %input out_sharding=<outSharding>` located at `loc` just
+/// before `before` and returns its result. `kind` is Shardy's reduction operator ("max", "min");
+/// empty is the default, a sum.
 ir::Value* insertAllReduceBefore(ir::Operation& before, ir::Value* input,
                                  const std::vector<ir::AxisRef>& axes,
                                  const ir::TensorSharding& outSharding,
-                                 support::SourceLocation loc);
+                                 support::SourceLocation loc, std::string_view kind = {});
 
 /// A closed, fully replicated sharding of rank `rank` on mesh `meshName`.
 ir::TensorSharding replicatedOn(const std::string& meshName, int64_t rank);

@@ -291,17 +291,12 @@ void rewriteResults(Operation& op, Operation& after, const OpPlan& plan,
   if (!plan.allReduceAxes.empty()) {
     // A reduction combines its partial results with its own operator: the maximum of per-device
     // maxima, not their sum (Shardy's all-reduce knows sum, max and min).
-    std::optional<std::string> kind;
-    if (op.is("stablehlo.reduce"))
-      kind = sharding::bodyReduction(op);
-    for (unsigned r = 0; r < op.numResults(); ++r) {
+    std::string kind = op.is("stablehlo.reduce") ? sharding::bodyReduction(op).value_or("") : "";
+    if (kind == "sum")
+      kind.clear();
+    for (unsigned r = 0; r < op.numResults(); ++r)
       current[r] = insertAllReduceBefore(after, current[r], plan.allReduceAxes, resultShardings[r],
-                                         op.loc());
-      if (kind && *kind != "sum") {
-        current[r]->definingOp()->setAttr("reduction_kind", ir::Attribute::opaque(*kind));
-        current[r]->definingOp()->setInherent("reduction_kind", true);
-      }
-    }
+                                         op.loc(), kind);
   }
   // Shardy reshards each updated result back to its sharding, creating a closed replicated one
   // when the op had none; once one result got a sharding, the others read as open.
