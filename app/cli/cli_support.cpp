@@ -81,10 +81,17 @@ bool readInputText(const std::string& path, std::string& text, std::string& erro
   return ok;
 }
 
+namespace {
+// Whether a failed write to standard output was reported: the error is said once per command.
+bool stdoutErrorReported = false;
+} // namespace
+
 bool writeStdout(std::string_view text) {
   if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-    std::fprintf(stderr, "shardscope-cli: error: could not write standard output: %s\n",
-                 std::strerror(errno));
+    if (!stdoutErrorReported)
+      std::fprintf(stderr, "shardscope-cli: error: could not write standard output: %s\n",
+                   std::strerror(errno));
+    stdoutErrorReported = true;
     return false;
   }
   return true;
@@ -93,6 +100,8 @@ bool writeStdout(std::string_view text) {
 bool finishStdout() {
   // Output printed with printf is buffered: a full disk or a closed pipe shows only here.
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    if (stdoutErrorReported)
+      return false;
     std::fprintf(stderr, "shardscope-cli: error: could not write standard output: %s\n",
                  errno ? std::strerror(errno) : "write error");
     return false;

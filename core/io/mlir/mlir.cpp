@@ -35,6 +35,23 @@ std::string printModule(const ir::Module& module, size_t sizeHint, ValueNames na
   return out;
 }
 
+bool printModule(const ir::Module& module, const std::function<bool(std::string_view)>& write,
+                 ValueNames names, size_t chunkBytes) {
+  std::string out;
+  out.reserve(chunkBytes + chunkBytes / 4);
+  bool ok = true;
+  auto flush = [&](std::string& text) {
+    ok = ok && write(text);
+    text.clear();
+  };
+  detail::Printer printer(out);
+  printer.setValueNames(names);
+  printer.streamTo(flush, chunkBytes);
+  printer.printModule(module);
+  flush(out);
+  return ok;
+}
+
 std::string printModule(const ir::Module& module, std::vector<PrintedOpLine>& lines,
                         size_t sizeHint, ValueNames names) {
   std::string out;

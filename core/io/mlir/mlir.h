@@ -3,6 +3,7 @@
 #include "core/ir/module.h"
 #include "core/support/diagnostic.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -37,6 +38,13 @@ enum class ValueNames {
 /// reserves the output buffer up front, which saves re-growing it for large modules.
 std::string printModule(const ir::Module& module, size_t sizeHint = 0,
                         ValueNames names = ValueNames::Numbered);
+
+/// Prints `module` as `printModule` does, handing the text to `write` in pieces of about
+/// `chunkBytes` (each ends between two ops), so that the whole text is never held: what a
+/// command writing a large program to a stream wants. Once `write` returns false (a write
+/// error) it is not called again and the function returns false.
+bool printModule(const ir::Module& module, const std::function<bool(std::string_view)>& write,
+                 ValueNames names = ValueNames::Numbered, size_t chunkBytes = size_t{1} << 20);
 
 /// Where an op starts in a printed module: its 1-based line.
 struct PrintedOpLine {

@@ -273,6 +273,8 @@ void Printer::printRegion(const ir::Region& region, bool printEntryArgs) {
     for (const auto& op : block.ops()) {
       newline();
       printOperation(*op);
+      if (m_flush && m_out.size() >= m_chunkBytes)
+        m_flush(m_out);
     }
     m_indent -= 2;
   }

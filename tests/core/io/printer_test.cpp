@@ -246,3 +246,46 @@ TEST(PrinterTest, SourceNamesNumberUnnamedArgumentsPastTheNamedOnes) {
   EXPECT_NE(source.find("(%arg2: tensor<f32>, %arg3: tensor<f32>)"), std::string::npos) << source;
   EXPECT_NE(source.find("%m = stablehlo.multiply %arg2, %arg3"), std::string::npos) << source;
 }
+
+TEST(PrinterTest, StreamsTheTextInPiecesThatEndBetweenOps) {
+  support::CollectingSink sink;
+  auto module = io::mlir::parseModule(R"(func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %x, %x : tensor<4xf32>
+  %1 = stablehlo.multiply %0, %x : tensor<4xf32>
+  %2 = stablehlo.while(%it = %1) : tensor<4xf32>
+   cond {
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %n = stablehlo.negate %it : tensor<4xf32>
+    stablehlo.return %n : tensor<4xf32>
+  }
+  return %2 : tensor<4xf32>
+})",
+                                      1, sink);
+  ASSERT_TRUE(module);
+  const std::string whole = io::mlir::printModule(*module, 0, io::mlir::ValueNames::Source);
+  std::vector<std::string> pieces;
+  auto keep = [&](std::string_view piece) {
+    pieces.emplace_back(piece);
+    return true;
+  };
+  // A one-byte chunk hands over the text after every op, nested ones included.
+  ASSERT_TRUE(io::mlir::printModule(*module, keep, io::mlir::ValueNames::Source, 1));
+  std::string joined;
+  for (const std::string& piece : pieces)
+    joined += piece;
+  EXPECT_EQ(joined, whole);
+  // One piece after each of the 8 ops in the function's body and the while's regions, then
+  // the closing braces of the function and the module.
+  ASSERT_EQ(pieces.size(), 9u);
+  EXPECT_TRUE(pieces[0].ends_with("%0 = stablehlo.add %x, %x : tensor<4xf32>")) << pieces[0];
+  EXPECT_EQ(pieces[1], "\n    %1 = stablehlo.multiply %0, %x : tensor<4xf32>");
+  EXPECT_EQ(pieces[8], "\n  }\n}\n");
+
+  // A write that fails stops the writes: it is not called again, and the print says so.
+  int calls = 0;
+  auto failSecond = [&](std::string_view) { return ++calls < 2; };
+  EXPECT_FALSE(io::mlir::printModule(*module, failSecond, io::mlir::ValueNames::Numbered, 1));
+  EXPECT_EQ(calls, 2);
+}

@@ -3,6 +3,7 @@
 #include "core/io/mlir/mlir.h"
 #include "core/ir/module.h"
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -29,6 +30,13 @@ public:
   }
   /// How values are named: as MLIR numbers them, or by their source names.
   void setValueNames(ValueNames names) { m_valueNames = names; }
+  /// Hands the output to `flush` whenever it holds `chunkBytes` or more between two ops (the
+  /// output is cleared after each call), so that printing a large module does not hold all of
+  /// its text. Not with `recordOpStarts`, whose offsets count from the start of the text.
+  void streamTo(std::function<void(std::string&)> flush, size_t chunkBytes) {
+    m_flush = std::move(flush);
+    m_chunkBytes = chunkBytes;
+  }
   /// Assigns every value of `module` the name `printModule` would print, without printing.
   void nameModule(const ir::Module& module) {
     std::unordered_set<std::string> used;
@@ -113,6 +121,8 @@ private:
   /// The shared `%N` of ops with several unhinted results, keyed by their first result.
   std::unordered_map<const ir::Value*, std::string> m_resultGroupNames;
   std::vector<std::pair<const ir::Operation*, size_t>>* m_opStarts = nullptr;
+  std::function<void(std::string&)> m_flush;
+  size_t m_chunkBytes = 0;
 };
 
 } // namespace shardscope::io::mlir::detail
