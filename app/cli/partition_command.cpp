@@ -10,6 +10,7 @@
 #include "core/support/format_bytes.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -38,43 +39,54 @@ std::string join(const std::vector<std::string>& items) {
   return out.empty() ? "-" : out;
 }
 
-// Prints `rows` (the first is the header) in columns as wide as their widest cell: text columns
-// left-aligned, the columns flagged in `right` right-aligned; the last column is not padded.
-void printColumns(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right) {
-  std::vector<size_t> widths(right.size(), 0);
-  for (const auto& row : rows)
-    for (size_t c = 0; c < row.size(); ++c)
-      widths[c] = std::max(widths[c], row[c].size());
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (size_t c = 0; c < row.size(); ++c) {
-      bool last = c + 1 == row.size();
-      size_t pad = widths[c] - row[c].size();
-      line += last ? "  " : " ";
+// The collectives table: one row per collective, the columns but the last padded to their
+// widest entry. The last column (why the collective is there, often a few hundred characters)
+// needs no width, so it is formatted as each row is printed: a program with hundreds of thousands
+// of inserted collectives never holds its table.
+void printTable(const session::Program& program, const analysis::CostSummary& costs) {
+  constexpr size_t kColumns = 7;
+  constexpr std::array<bool, kColumns> right = {false, false, false, true, true, true, true};
+  auto cellsOf = [](const analysis::CollectiveCost& cost) -> std::array<std::string, kColumns> {
+    return {locText(cost.op->loc()),        std::string(cost.op->name()),
+            join(cost.axes),                std::to_string(cost.groupSize),
+            std::to_string(cost.numGroups), support::formatBytes(cost.bytesSent),
+            support::formatBytes(cost.bytesReceived)};
+  };
+  const std::array<std::string, kColumns> header = {"loc",    "op",   "axes",    "group",
+                                                    "groups", "sent", "received"};
+  std::array<size_t, kColumns> widths{};
+  auto widen = [&](const std::array<std::string, kColumns>& cells) {
+    for (size_t c = 0; c < kColumns; ++c)
+      widths[c] = std::max(widths[c], cells[c].size());
+  };
+  widen(header);
+  for (const analysis::CollectiveCost& cost : costs.collectives)
+    widen(cellsOf(cost));
+  std::string line;
+  auto printRow = [&](const std::array<std::string, kColumns>& cells, const std::string& why) {
+    line.assign(" ");
+    for (size_t c = 0; c < kColumns; ++c) {
+      size_t pad = widths[c] - cells[c].size();
+      line += ' ';
       if (right[c])
         line.append(pad, ' ');
-      line += row[c];
-      if (!right[c] && !last)
+      line += cells[c];
+      if (!right[c])
         line.append(pad, ' ');
     }
-    std::printf("%s\n", line.c_str());
-  }
-}
-
-void printTable(const session::Program& program, const analysis::CostSummary& costs) {
+    line += "  ";
+    line += why;
+    line += '\n';
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  };
   std::printf("collectives (ring model, bytes per device):\n");
-  std::vector<std::vector<std::string>> rows = {
-      {"loc", "op", "axes", "group", "groups", "sent", "received", "why"}};
+  printRow(header, "why");
   for (const analysis::CollectiveCost& cost : costs.collectives) {
     std::string reason = program.causeOf(*cost.op).why;
     if (!cost.note.empty())
       reason += " (" + cost.note + ")";
-    rows.push_back({locText(cost.op->loc()), std::string(cost.op->name()), join(cost.axes),
-                    std::to_string(cost.groupSize), std::to_string(cost.numGroups),
-                    support::formatBytes(cost.bytesSent), support::formatBytes(cost.bytesReceived),
-                    reason});
+    printRow(cellsOf(cost), reason);
   }
-  printColumns(rows, {false, false, false, true, true, true, true, false});
   std::printf("total sent per device: %s", support::formatBytes(costs.totalBytesSent).c_str());
   for (const analysis::AxisTraffic& axis : costs.perAxis)
     std::printf("; %s %s", axis.axis.c_str(), support::formatBytes(axis.bytesSent).c_str());
