@@ -2,6 +2,7 @@
 
 #include "core/analysis/collective_cost.h"
 #include "core/backends/local/local_communicator.h"
+#include "core/exec/process_groups.h"
 #include "core/ir/static_shapes.h"
 #include "core/sharding/value_sharding.h"
 
@@ -621,6 +622,7 @@ StopReason Execution::advance() {
   }
   size_t divergencesBefore = m_divergences.size();
   const ir::Operation* executedTop = nullptr;
+  TimelineStep stepped;
   for (int64_t d = 0; d < m_numDevices; ++d) {
     const ir::Operation* op = before[d];
     bool executed = op && (m_executor->currentOp(d) != op ||
@@ -629,6 +631,11 @@ StopReason Execution::advance() {
       continue;
     if (d == 0 && depthBefore[d] == 1)
       executedTop = op;
+    if (!stepped.op) {
+      stepped.op = op;
+      stepped.depth = static_cast<uint32_t>(depthBefore[d]);
+      stepped.collective = exec::isCollectiveOp(op->name());
+    }
     if (m_options.trace) {
       TraceSpan span;
       span.device = d;
@@ -645,6 +652,8 @@ StopReason Execution::advance() {
   }
   if (m_options.checkReference && executedTop && executedTop->numResults() > 0)
     checkExecuted(*executedTop);
+  stepped.diverged = m_divergences.size() > divergencesBefore;
+  m_timeline.push_back(stepped);
   for (const ir::Value* watched : m_valueBreakpoints)
     if (!m_valueBreakpointsHit.count(watched) && value(0, watched)) {
       m_valueBreakpointsHit.insert(watched);
@@ -655,6 +664,7 @@ StopReason Execution::advance() {
       return StopReason::Failed;
     if (m_options.checkReference)
       checkResults();
+    m_timeline.back().diverged = m_divergences.size() > divergencesBefore;
     return StopReason::Finished;
   }
   if (m_options.stopOnDivergence && m_divergences.size() > divergencesBefore)
@@ -731,6 +741,20 @@ StopReason Execution::continueRun() {
   while (reason == StopReason::Stepped && !atBreakpoint() && !cancelRequested(reason))
     reason = advance();
   return reason == StopReason::Stepped ? StopReason::Breakpoint : reason;
+}
+
+StopReason Execution::runToStep(int64_t step) {
+  StopReason reason = StopReason::Stepped;
+  while (m_steps < step && !finished() && !m_failed) {
+    reason = advance();
+    if (reason == StopReason::Diverged)
+      reason = StopReason::Stepped; // a divergence is on the timeline; the jump goes on
+    if (reason != StopReason::Stepped || cancelRequested(reason))
+      return reason;
+  }
+  if (m_failed)
+    return StopReason::Failed;
+  return finished() ? StopReason::Finished : StopReason::Stepped;
 }
 
 StopReason Execution::runToEnd() {

@@ -46,6 +46,20 @@ struct Divergence {
   std::string message;
 };
 
+/// One step of a run, as its timeline shows it: what the devices executed. Every run keeps one
+/// per step (16 bytes each), whatever its history budget.
+struct TimelineStep {
+  /// The op of the running module executed at this step: the first device's that executed one
+  /// (devices run the same program in lock step; a device that finished executes nothing).
+  const ir::Operation* op = nullptr;
+  /// The frame depth it ran at (1: the function's body; deeper: a region or a callee).
+  uint32_t depth = 1;
+  /// The op moves data between devices (an all-reduce, a permute, ...).
+  bool collective = false;
+  /// The reference check found a divergence at this step.
+  bool diverged = false;
+};
+
 /// One span of the execution trace: an op (or collective) executed by one device.
 struct TraceSpan {
   int64_t device = 0;
@@ -154,6 +168,14 @@ public:
   StopReason continueRun();
   /// Runs to the end, ignoring breakpoints.
   StopReason runToEnd();
+
+  /// Runs forward until `steps() == step`, ignoring breakpoints: `Stepped` there, or why it
+  /// stopped earlier (`Finished`, `Failed`, `Cancelled`). A step already passed is not reached
+  /// again: a front end that jumps back starts a new run with the same inputs (runs are
+  /// deterministic) and runs it to that step.
+  StopReason runToStep(int64_t step);
+  /// What every step so far executed, in order (`timeline()[k]` is step k + 1).
+  const std::vector<TimelineStep>& timeline() const { return m_timeline; }
 
   /// Breakpoints: stop before any device executes `op`; stop after `value` is first written.
   void setBreakpoint(const ir::Operation* op, bool enabled = true);
@@ -265,6 +287,7 @@ private:
   std::set<const ir::Value*> m_valueBreakpointsHit;
   bool m_stopRequested = false;
 
+  std::vector<TimelineStep> m_timeline;
   std::vector<TraceSpan> m_trace;
   std::chrono::steady_clock::time_point m_epoch;
 

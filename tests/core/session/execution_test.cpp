@@ -517,3 +517,96 @@ TEST(ExecutionTest, AReduceWhoseInitIsNotTheIdentityIsWarnedAboutWhereShardingCh
   ASSERT_FALSE(execution->divergences().empty());
   EXPECT_EQ(execution->divergences().front().op->loc().line, 10u);
 }
+
+TEST(ExecutionTest, TimelineListsEveryStepAndAJumpReachesTheSameState) {
+  // matmul_basic as written: the dot (line 11), the psum over 'j' (line 12), the return (19).
+  auto run = prepare("session/shard_map_seed.mlir", "matmul_basic");
+  ASSERT_TRUE(run);
+  Execution& e = *run->execution;
+  ASSERT_TRUE(e.start());
+  // Stepped twice by hand: the psum is live on every device.
+  EXPECT_EQ(e.step(), StopReason::Stepped);
+  EXPECT_EQ(e.step(), StopReason::Stepped);
+  const ir::Value* summed = e.timeline()[1].op->result(0);
+  std::vector<exec::Tensor> stepped; // each device's block of the psum
+  for (int64_t d = 0; d < e.numDevices(); ++d) {
+    ASSERT_TRUE(e.value(d, summed)) << "device " << d;
+    stepped.push_back(*e.value(d, summed));
+  }
+  EXPECT_EQ(e.runToEnd(), StopReason::Finished);
+  ASSERT_EQ(e.timeline().size(), 3u);
+  EXPECT_EQ(static_cast<int64_t>(e.timeline().size()), e.steps());
+  const std::vector<std::pair<std::string, uint32_t>> written = {
+      {"stablehlo.dot_general", 11}, {"stablehlo.all_reduce", 12}, {"func.return", 19}};
+  for (size_t k = 0; k < written.size(); ++k) {
+    const TimelineStep& s = e.timeline()[k];
+    EXPECT_EQ(s.op->name(), written[k].first) << "step " << k + 1;
+    EXPECT_EQ(s.op->loc().line, written[k].second) << "step " << k + 1;
+    EXPECT_EQ(s.collective, k == 1) << "step " << k + 1;
+    EXPECT_EQ(s.depth, 1u);
+    EXPECT_FALSE(s.diverged);
+  }
+
+  // A second run with the same inputs, jumped to step 2, holds the same psum on every device
+  // and is about to return; a step already passed is not reached again.
+  auto again = Execution::create(*run->program, ExecutionOptions{.function = "matmul_basic"},
+                                 run->sink);
+  ASSERT_TRUE(again);
+  ASSERT_TRUE(again->setInputs(e.inputs()));
+  ASSERT_TRUE(again->start());
+  EXPECT_EQ(again->runToStep(2), StopReason::Stepped);
+  EXPECT_EQ(again->steps(), 2);
+  EXPECT_TRUE(again->currentOp(0)->is("func.return"));
+  const ir::Value* summedAgain = again->timeline()[1].op->result(0);
+  for (int64_t d = 0; d < again->numDevices(); ++d) {
+    const exec::Tensor* block = again->value(d, summedAgain);
+    ASSERT_TRUE(block) << "device " << d;
+    ASSERT_EQ(block->numElements(), stepped[d].numElements());
+    for (int64_t i = 0; i < block->numElements(); ++i)
+      ASSERT_EQ(block->floatAt(i), stepped[d].floatAt(i)) << "device " << d << " element " << i;
+  }
+  EXPECT_EQ(again->runToStep(1), StopReason::Stepped);
+  EXPECT_EQ(again->steps(), 2);
+  EXPECT_EQ(again->runToStep(100), StopReason::Finished);
+  EXPECT_EQ(again->steps(), 3);
+}
+
+TEST(ExecutionTest, TimelineMarksLoopDepthAndTheStepThatDiverged) {
+  // The loop (session/loop.mlir) with n = 1: two constants, the while, then its condition
+  // (compare, return) and body (add, add, return) once, the condition again, then the rest.
+  support::CollectingSink sink;
+  auto program = Program::load(dataPath("session/loop.mlir"), sink);
+  ASSERT_TRUE(program) << messages(sink);
+  auto loop = Execution::create(*program, {}, sink);
+  ASSERT_TRUE(loop);
+  ASSERT_TRUE(loop->setInputs(
+      {exec::Tensor::fromInts(ir::ElementType::I32, {}, std::vector<int64_t>{1})}));
+  ASSERT_TRUE(loop->start()) << messages(sink);
+  EXPECT_EQ(loop->runToEnd(), StopReason::Finished);
+  std::vector<std::string> names;
+  std::vector<uint32_t> depths;
+  for (const TimelineStep& s : loop->timeline()) {
+    names.emplace_back(s.op->name());
+    depths.push_back(s.depth);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "stablehlo.constant", "stablehlo.constant", "stablehlo.while",
+                       "stablehlo.compare", "stablehlo.return", "stablehlo.add", "stablehlo.add",
+                       "stablehlo.return", "stablehlo.compare", "stablehlo.return",
+                       "stablehlo.add", "func.return"}));
+  EXPECT_EQ(depths, (std::vector<uint32_t>{1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 1, 1}));
+
+  // unchecked_replication: each device adds its own partition id where 'j' replicas must agree.
+  // Values inside the manual computation have no global layout to check; the function's result
+  // does: the divergence is marked at the return (line 72), the fifth step, and only there.
+  auto run = prepare("session/shard_map_seed.mlir", "unchecked_replication");
+  ASSERT_TRUE(run);
+  ASSERT_TRUE(run->execution->start()) << messages(run->sink);
+  run->execution->runToEnd();
+  std::vector<int64_t> diverged;
+  for (size_t k = 0; k < run->execution->timeline().size(); ++k)
+    if (run->execution->timeline()[k].diverged)
+      diverged.push_back(static_cast<int64_t>(k) + 1);
+  ASSERT_EQ(diverged, (std::vector<int64_t>{5}));
+  EXPECT_EQ(run->execution->timeline()[4].op->loc().line, 72u);
+}
