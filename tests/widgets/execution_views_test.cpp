@@ -9,6 +9,7 @@
 #include "widgets/controller/session_context.h"
 #include "widgets/models/device_values_model.h"
 #include "widgets/views/execution_panel.h"
+#include "widgets/views/timeline_bar.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -173,6 +174,69 @@ private Q_SLOTS:
 
   // The values table's Reference column holds what each device should hold ([0, -1] and
   // [-2, -3]), the Check column what the reference check did; the counts say what was compared.
+  // shard_map_matmul as written runs in four steps: the dot, the psum over 'model' (the one
+  // collective), the tanh, the return. The timeline shows them; clicking a step takes the run
+  // there, back (a new run with the same inputs) or forward, and the bar keeps every known step.
+  void timelineShowsTheStepsAndJumpsToAny() {
+    MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    QVERIFY(openAndWait(window, kExamples + QStringLiteral("/shard_map_matmul.mlir")));
+    window.context()->selectValue(QStringLiteral("%partial"));
+    QVERIFY(clickAndWait(window, QStringLiteral("startButton")));
+    auto* bar = window.findChild<TimelineBar*>(QStringLiteral("executionTimeline"));
+    QVERIFY(bar);
+    QVERIFY(bar->isVisible());
+    QVERIFY(clickAndWait(window, QStringLiteral("runToEndButton")));
+    ExecutionSnapshotPtr e = window.context()->execution();
+    QVERIFY(e && e->finished && e->timeline);
+    QCOMPARE(e->steps, qint64(4));
+    QCOMPARE(e->timeline->known(), qint64(4));
+    QStringList names;
+    QVector<bool> collective;
+    for (const Timeline::Step& s : e->timeline->steps) {
+      names << e->timeline->ops[s.op].name;
+      collective << s.collective;
+    }
+    QCOMPARE(names, QStringList({QStringLiteral("stablehlo.dot_general"),
+                                 QStringLiteral("stablehlo.all_reduce"),
+                                 QStringLiteral("stablehlo.tanh"), QStringLiteral("func.return")}));
+    QCOMPARE(collective, QVector<bool>({false, true, false, false}));
+    QCOMPARE(bar->current(), qint64(4));
+    for (qint64 k = 1; k <= 4; ++k)
+      QCOMPARE(bar->stepAt(bar->xOf(k)), k);
+
+    const auto clickStep = [&](qint64 step) {
+      QSignalSpy changed(window.context(), &SessionContext::executionChanged);
+      QTest::mouseClick(bar, Qt::LeftButton, {}, QPoint(bar->xOf(step), bar->height() / 2));
+      QElapsedTimer timer;
+      timer.start();
+      while ((changed.isEmpty() || window.controller()->isBusy()) && timer.elapsed() < 30000)
+        QTest::qWait(10);
+      return !changed.isEmpty();
+    };
+    // Back to just after the dot: every device is about to run the psum.
+    QVERIFY(clickStep(1));
+    e = window.context()->execution();
+    QCOMPARE(e->steps, qint64(1));
+    QVERIFY(!e->finished);
+    for (const DevicePosition& d : e->devices)
+      QCOMPARE(d.op, QStringLiteral("stablehlo.all_reduce"));
+    QCOMPARE(e->timeline->known(), qint64(4)); // the steps ahead are still on the bar
+    QCOMPARE(bar->current(), qint64(1));
+    // The psum's operand, just computed, on every device.
+    QCOMPARE(e->valueId, window.context()->selectedValue());
+    QCOMPARE(e->perDevice.size(), 8);
+    for (const TensorData& block : e->perDevice)
+      QVERIFY(block.valid);
+    // Forward to just after the tanh.
+    QVERIFY(clickStep(3));
+    e = window.context()->execution();
+    QCOMPARE(e->steps, qint64(3));
+    QCOMPARE(e->devices[0].op, QStringLiteral("func.return"));
+    saveScreenshot(window, QStringLiteral("executionDock"), QStringLiteral("execution_timeline"));
+  }
+
   void referenceColumnAndTruthfulCounts() {
     MainWindow window;
     window.show();

@@ -176,6 +176,40 @@ public:
 
   void start(const QString& spec, bool checkReference, const QSet<QString>& breakpoints,
              const QString& watched, StageId stage) {
+    m_longest.clear();
+    m_timeline.reset();
+    m_started = {spec, checkReference, stage};
+    startRun(spec, checkReference, breakpoints, watched, stage);
+    if (m_execution)
+      publish(QStringLiteral("started"));
+  }
+
+  // Jumps to step `target` of the run (see `EngineController::jumpToStep`).
+  void jumpTo(qint64 target) {
+    if (!m_execution) {
+      error(QStringLiteral("Start a run first."));
+      return;
+    }
+    const bool back = target < m_execution->steps();
+    if (back) {
+      // Back: a new run with the same inputs (runs are deterministic) taken to the step.
+      startRun(m_started.spec, m_started.checkReference, m_breakpoints, m_watched,
+               m_started.stage);
+      if (!m_execution)
+        return;
+    }
+    session::StopReason reason = m_execution->runToStep(target);
+    QString why = reason == session::StopReason::Stepped
+                      ? (back ? QStringLiteral("jumped back") : QStringLiteral("jumped ahead"))
+                      : QString::fromUtf8(session::stopReasonName(reason).data(),
+                                          static_cast<int>(session::stopReasonName(reason).size()));
+    if (reason == session::StopReason::Failed)
+      error(QStringLiteral("The run failed: %1").arg(lastError()));
+    publish(why);
+  }
+
+  void startRun(const QString& spec, bool checkReference, const QSet<QString>& breakpoints,
+                const QString& watched, StageId stage) {
     m_execution.reset();
     m_execSink.clear();
     if (!m_program) {
@@ -198,6 +232,7 @@ public:
                                            : session::Stage::PerDevice;
     options.checkReference = checkReference;
     options.historyBytes = session::kDefaultHistoryBytes;
+    options.cancel = m_cancel.get(); // Cancel stops a jump and the other multi-step commands
     m_execution = session::Execution::create(*m_program, options, m_execSink);
     if (!m_execution ||
         !session::checkTensorSizes(m_execution->module(), session::kDefaultMaxTensorBytes,
@@ -211,7 +246,6 @@ public:
     m_breakpoints = breakpoints;
     m_watched = watched;
     recordWatched();
-    publish(QStringLiteral("started"));
   }
 
   void step(EngineController::StepKind kind, const QString& target = QString()) {
@@ -510,6 +544,13 @@ private:
     m_lastReason = reason;
     auto snap = std::make_shared<ExecutionSnapshot>(
         executionSnapshot(*m_execution, reason, m_watched, runProblems(&m_execution->module())));
+    // The bar shows the longest timeline of runs with these inputs: after a jump back the new
+    // run's is a prefix of it. Rebuilt only when it grew.
+    if (m_execution->timeline().size() > m_longest.size() || !m_timeline) {
+      m_longest = m_execution->timeline();
+      m_timeline = timelineOf(m_longest);
+    }
+    snap->timeline = m_timeline;
     post([c = m_controller, snap] {
       c->m_execution = snap;
       Q_EMIT c->executionChanged(snap);
@@ -531,6 +572,14 @@ private:
   QSet<QString> m_breakpoints;
   QString m_watched;
   QString m_lastReason;
+  // What the last run was started with, for jumping back; the longest timeline of such runs.
+  struct StartedWith {
+    QString spec;
+    bool checkReference = false;
+    StageId stage = StageId::PerDevice;
+  } m_started;
+  std::vector<session::TimelineStep> m_longest;
+  std::shared_ptr<const Timeline> m_timeline;
 };
 
 EngineController::EngineController(QObject* parent)
@@ -694,6 +743,19 @@ void EngineController::step(StepKind kind) {
   beginWork(tr("Running"));
   command([w = m_worker, kind, this] {
     w->step(kind);
+    QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
+  });
+}
+
+void EngineController::jumpToStep(qint64 step) {
+  if (m_runOnServe) {
+    Q_EMIT errorOccurred(tr("Jumping to a step is available for in-process runs; this run is "
+                            "under MPI."));
+    return;
+  }
+  beginWork(tr("Going to step %1").arg(step));
+  command([w = m_worker, step, this] {
+    w->jumpTo(step);
     QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
   });
 }

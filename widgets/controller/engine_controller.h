@@ -85,6 +85,10 @@ public Q_SLOTS:
   /// chosen backend; stepping commands go to where the run is.
   void startExecution(const QString& inputSpec, bool checkReference);
   void step(StepKind kind);
+  /// Takes the run to just after step `step` (1-based; 0: before the first), forward or back: a
+  /// step already passed is reached again by a new run with the same inputs. The timeline of
+  /// execution snapshots lists the steps known so far. In-process runs only.
+  void jumpToStep(qint64 step);
   /// Runs until a device is about to execute op `opId` (run to cursor), a breakpoint or the end.
   void runTo(const QString& opId);
   /// Toggles a breakpoint on the op `opId` (an op id of any stage); applies to the next runs.

@@ -4,6 +4,8 @@
 
 #include "core/ir/module.h"
 
+#include <QHash>
+
 #include <algorithm>
 
 namespace shardscope::widgets {
@@ -126,6 +128,29 @@ ExecutionSnapshot executionSnapshot(const session::Execution& e, const QString& 
   else
     snap.global.note = QStringLiteral("the value is not in the per-device program");
   return snap;
+}
+
+std::shared_ptr<const Timeline> timelineOf(const std::vector<session::TimelineStep>& steps) {
+  auto timeline = std::make_shared<Timeline>();
+  QHash<const ir::Operation*, qint32> index;
+  timeline->steps.reserve(static_cast<int>(steps.size()));
+  for (const session::TimelineStep& s : steps) {
+    Timeline::Step step;
+    if (s.op) {
+      auto it = index.find(s.op);
+      if (it == index.end()) {
+        it = index.insert(s.op, static_cast<qint32>(timeline->ops.size()));
+        timeline->ops.push_back(
+            {opIdOf(*s.op), qs(s.op->name()), static_cast<int>(s.op->loc().line)});
+      }
+      step.op = it.value();
+    }
+    step.depth = static_cast<quint16>(std::min<uint32_t>(s.depth, 0xffff));
+    step.collective = s.collective;
+    step.diverged = s.diverged;
+    timeline->steps.push_back(step);
+  }
+  return timeline;
 }
 
 } // namespace shardscope::widgets

@@ -8,6 +8,9 @@
 #include "core/exec/tensor.h"
 #include "core/session/execution.h"
 
+#include <memory>
+#include <vector>
+
 namespace shardscope::widgets {
 
 /// The value of `module` with the stable id `id` (see ValueRow::id), or null.
@@ -22,5 +25,9 @@ TensorData tensorData(const exec::Tensor* t);
 /// did with it.
 ExecutionSnapshot executionSnapshot(const session::Execution& e, const QString& reason,
                                     const QString& watched, QVector<ProblemRow> problems);
+
+/// The timeline of `steps` (a run's `Execution::timeline()`, or a longer one of an earlier run
+/// with the same inputs).
+std::shared_ptr<const Timeline> timelineOf(const std::vector<session::TimelineStep>& steps);
 
 } // namespace shardscope::widgets

@@ -236,6 +236,28 @@ struct DevicePosition {
   int rank = -1; ///< the MPI rank that runs the device, -1 when not on MPI
 };
 
+/// An op that steps of a run's timeline executed.
+struct TimelineOp {
+  QString opId;  ///< see ValueRow
+  QString name;  ///< `stablehlo.all_reduce`
+  int line = 0;  ///< its line in the source
+};
+
+/// The steps of a run, for a timeline: step k + 1 executed `ops[steps[k].op]`.
+struct Timeline {
+  struct Step {
+    qint32 op = -1;       ///< index into `ops`
+    quint16 depth = 1;    ///< frame depth (1: the function's body)
+    bool collective = false;
+    bool diverged = false; ///< the reference check found a divergence at this step
+  };
+  QVector<TimelineOp> ops;
+  QVector<Step> steps;
+  /// Steps the bar shows: every step recorded by this run or by an earlier run with the same
+  /// inputs that went further (after a jump back, the steps ahead are still known).
+  qint64 known() const { return steps.size(); }
+};
+
 struct ExecutionSnapshot {
   bool started = false;
   bool finished = false;
@@ -269,6 +291,9 @@ struct ExecutionSnapshot {
   /// The run's diagnostics (stage `Run`): for a failed run the error with the op and line where
   /// it stopped.
   QVector<ProblemRow> problems;
+  /// What every step did (in-process runs; shared between snapshots of one run while it does
+  /// not grow). Null for runs that keep none (under MPI).
+  std::shared_ptr<const Timeline> timeline;
 };
 using ExecutionSnapshotPtr = std::shared_ptr<const ExecutionSnapshot>;
 

@@ -4,6 +4,7 @@
 #include "widgets/controller/session_context.h"
 #include "widgets/models/device_values_model.h"
 #include "widgets/views/mpi_hosts_bar.h"
+#include "widgets/views/timeline_bar.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -282,7 +283,7 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
     : QWidget(parent), m_controller(controller), m_context(context), m_backend(new QComboBox(this)),
       m_ranks(new QSpinBox(this)), m_hosts(new MpiHostsBar(this)), m_inputs(new QLineEdit(this)),
       m_reference(new QCheckBox(tr("Reference check"), this)), m_buttonRow(new QWidget(this)),
-      m_status(new QLabel(this)), m_valueTitle(new QLabel(this)), m_tileBox(new QWidget(this)),
+      m_timelineBar(new TimelineBar(this)), m_status(new QLabel(this)), m_valueTitle(new QLabel(this)), m_tileBox(new QWidget(this)),
       m_tileLayout(new QGridLayout(m_tileBox)), m_global(new TensorTile(this)),
       m_referenceTile(new TensorTile(this)), m_divergences(new QLabel(this)),
       m_table(new QTableView(this)), m_model(new DeviceValuesModel(this)) {
@@ -373,6 +374,7 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
   // (A row of its own: next to the inputs, a dock 850 px wide leaves the path no room.)
   layout->addWidget(m_hosts);
   layout->addWidget(m_buttonRow);
+  layout->addWidget(m_timelineBar);
   layout->addWidget(m_status);
   layout->addWidget(tabs, 1);
   layout->addWidget(m_divergences);
@@ -384,6 +386,7 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
     refresh();
   });
   connect(controller, &EngineController::busyChanged, this, &ExecutionPanel::updateButtons);
+  connect(m_timelineBar, &TimelineBar::stepRequested, controller, &EngineController::jumpToStep);
   applyBackend();
   refresh();
 }
@@ -538,6 +541,9 @@ void ExecutionPanel::refresh() {
     m_status->setToolTip(QString());
     m_status->setText(statusText(*e));
   }
+  // The timeline of in-process runs (MPI runs keep none).
+  m_timelineBar->setVisible(e && e->timeline);
+  m_timelineBar->setTimeline(e ? e->timeline : nullptr, e ? e->steps : 0, e && e->finished);
   updateDeviceTiles(e);
   const QString arrangement =
       m_meshArrangement.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_meshArrangement);

@@ -21,6 +21,7 @@ class EngineController;
 class MpiHostsBar;
 struct MpiOptions;
 class SessionContext;
+class TimelineBar;
 class DeviceValuesModel;
 
 /// Paints one tensor: its numbers when small, a heat map when large (2-D: rows x last dim).
@@ -116,6 +117,7 @@ private:
   QLineEdit* m_inputs;
   QCheckBox* m_reference;
   QWidget* m_buttonRow;
+  TimelineBar* m_timelineBar;
   QList<QPushButton*> m_stepButtons;
   QPushButton* m_start;
   QPushButton* m_breakpoint;
