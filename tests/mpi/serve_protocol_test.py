@@ -123,6 +123,7 @@ def session(cmd, program, expect_ranks):
     check(r["ok"], "load again", r)
     r = s.ask("start")
     check(r["ok"], "start again", r)
+    start_loc = r["devices"][0]["loc"]
     positions = []
     for _ in range(100):
         r = s.ask("step")
@@ -131,6 +132,33 @@ def session(cmd, program, expect_ranks):
         if r["finished"] or r["failed"]:
             break
     check(r["finished"] and r["stop"] == "finished", "stepping reaches the end", r)
+
+    # The timeline: step k executed the op device 0 stood at before it.
+    r = s.ask("timeline")
+    check(r["ok"] and r["total"] == len(positions) and len(r["steps"]) == len(positions),
+          "timeline lists every step", r)
+    before = [start_loc] + [p[0][1] for p in positions[:-1]]
+    check([step["loc"] for step in r["steps"]] == before,
+          "each step executed the op device 0 stood at before it", r)
+    check(all(step["depth"] >= 1 and not step["diverged"] for step in r["steps"]),
+          "depths, no divergences", r)
+    tail = s.ask("timeline", **{"from": 2})
+    check(tail["ok"] and tail["steps"] == r["steps"][2:], "timeline from a step", tail)
+
+    # Jumping: a new run taken to step 2 stands where stepping stood after two steps.
+    r = s.ask("load", path=program, check_reference=True)
+    r = s.ask("start")
+    r = s.ask("run_to_step")
+    check(not r["ok"] and "step" in r["error"], "run_to_step without a step must fail", r)
+    r = s.ask("run_to_step", step=2)
+    check(r["ok"] and r["stop"] == "stepped" and r["steps"] == 2 and
+          [(d["op"], d.get("loc"), d.get("depth")) for d in r["devices"]] == positions[1],
+          "run_to_step stands where two steps stood", r)
+    r = s.ask("run_to_step", step=1)
+    check(r["ok"] and r["steps"] == 2, "a step already passed is not reached again", r)
+    r = s.ask("run_to_step", step=10**6)
+    check(r["ok"] and r["stop"] == "finished" and r["steps"] == len(positions),
+          "run_to_step past the end finishes", r)
 
     # A breakpoint where device 0 stood after two steps: continue from the start stops there.
     target = positions[1][0][1]

@@ -255,6 +255,51 @@ private Q_SLOTS:
     QCOMPARE(served->devices[0].opId, addOp);
   }
 
+  // The timeline and jumps through a serve child match the in-process run step for step: the same
+  // ops (same op ids), collectives and depths; back to step 2 (a new run on the server), then
+  // ahead to 3, standing where the in-process run stands.
+  void timelineAndJumpsMatchInProcess() {
+    EngineController engine;
+    QSignalSpy loaded(&engine, &EngineController::programLoaded);
+    engine.load(kMatmul);
+    QVERIFY(loaded.wait(kWaitMs));
+    engine.watchValue(kAddId);
+    ServeClient client;
+    client.setCommand(ServeClient::localCommand(kCli));
+    ExecutionSnapshotPtr local = runEngine(engine, [&] { engine.startExecution({}, true); });
+    ExecutionSnapshotPtr served =
+        runServe(client, [&] { client.startRun(kMatmul, {}, true, {}, kAddId); });
+    QVERIFY(local && served);
+    local = runEngine(engine, [&] { engine.step(K::RunToEnd); });
+    served = runServe(client, [&] { client.step(K::RunToEnd); });
+    QVERIFY(local && served && served->finished);
+    QVERIFY(local->timeline && served->timeline);
+    QCOMPARE(served->timeline->known(), served->steps);
+    QCOMPARE(served->timeline->known(), local->timeline->known());
+    QVERIFY(served->steps > 3);
+    int collectives = 0;
+    for (int k = 0; k < served->timeline->steps.size(); ++k) {
+      const Timeline::Step& a = local->timeline->steps[k];
+      const Timeline::Step& b = served->timeline->steps[k];
+      QCOMPARE(served->timeline->ops[b.op].opId, local->timeline->ops[a.op].opId);
+      QCOMPARE(b.collective, a.collective);
+      QCOMPARE(b.depth, a.depth);
+      collectives += b.collective;
+    }
+    QVERIFY(collectives > 0); // the matmul's partial sums are all-reduced
+
+    for (qint64 step : {qint64(2), qint64(3)}) {
+      local = runEngine(engine, [&] { engine.jumpToStep(step); });
+      served = runServe(client, [&] { client.jumpToStep(step); });
+      QVERIFY(local && served);
+      QCOMPARE(served->steps, step);
+      QCOMPARE(served->stopReason, step == 2 ? QStringLiteral("jumped back")
+                                              : QStringLiteral("jumped ahead"));
+      QCOMPARE(served->timeline->known(), local->timeline->known()); // the steps ahead stay
+      compareSnapshots(*local, *served);
+    }
+  }
+
   // A child killed mid-run fails the run with a message; the next run starts a new child.
   void killedChildIsReported() {
     ServeClient client;
@@ -407,6 +452,13 @@ private Q_SLOTS:
     a = runServe(local, [&] { local.step(K::RunToEnd); });
     b = runServe(mpi, [&] { mpi.step(K::RunToEnd); });
     QVERIFY(a && b && b->finished);
+    compareSnapshots(*a, *b);
+    QVERIFY(b->timeline && b->timeline->known() == b->steps);
+    // Back to step 1 under MPI: every rank starts again and stands where the local one does.
+    a = runServe(local, [&] { local.jumpToStep(1); });
+    b = runServe(mpi, [&] { mpi.jumpToStep(1); });
+    QVERIFY(a && b && !b->failed);
+    QCOMPARE(b->steps, qint64(1));
     compareSnapshots(*a, *b);
 
     // A rank that dies fails the run with a message, and a new run works.

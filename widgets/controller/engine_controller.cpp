@@ -749,8 +749,7 @@ void EngineController::step(StepKind kind) {
 
 void EngineController::jumpToStep(qint64 step) {
   if (m_runOnServe) {
-    Q_EMIT errorOccurred(tr("Jumping to a step is available for in-process runs; this run is "
-                            "under MPI."));
+    m_serve->jumpToStep(step);
     return;
   }
   beginWork(tr("Going to step %1").arg(step));

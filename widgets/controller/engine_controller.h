@@ -87,7 +87,7 @@ public Q_SLOTS:
   void step(StepKind kind);
   /// Takes the run to just after step `step` (1-based; 0: before the first), forward or back: a
   /// step already passed is reached again by a new run with the same inputs. The timeline of
-  /// execution snapshots lists the steps known so far. In-process runs only.
+  /// execution snapshots lists the steps known so far. In process and under MPI alike.
   void jumpToStep(qint64 step);
   /// Runs until a device is about to execute op `opId` (run to cursor), a breakpoint or the end.
   void runTo(const QString& opId);

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMetaObject>
@@ -450,32 +451,65 @@ void ServeClient::startRun(const QString& path, const QString& inputSpec, bool c
     m_breakpoints = breakpoints;
     m_watched = watched;
     m_checkReference = checkReference;
-    ensureServer([=, this] {
-      const QString context = tr("Could not start the run");
-      QJsonObject load{{QStringLiteral("cmd"), QStringLiteral("load")},
-                       {QStringLiteral("path"), path},
-                       {QStringLiteral("check_reference"), checkReference}};
-      if (!m_stage.isEmpty())
-        load.insert(QStringLiteral("stage"), m_stage);
-      send(load, [=, this](const QJsonObject& r) {
-        if (!requestOk(r, context))
-          return finishJob();
-        const QString spec = inputSpec.trimmed().isEmpty() ? QStringLiteral("iota") : inputSpec;
-        send(
-            {{QStringLiteral("cmd"), QStringLiteral("set_inputs")}, {QStringLiteral("spec"), spec}},
-            [=, this](const QJsonObject& r) {
-              if (!requestOk(r, tr("Inputs")))
-                return finishJob();
-              send({{QStringLiteral("cmd"), QStringLiteral("start")}},
-                   [=, this](const QJsonObject& r) {
-                     if (!requestOk(r, context))
-                       return finishJob();
-                     m_running = true;
-                     publish(r, QStringLiteral("started"));
-                   });
-            });
-      });
+    m_path = path;
+    m_inputSpec = inputSpec.trimmed().isEmpty() ? QStringLiteral("iota") : inputSpec;
+    m_timeline.reset();
+    loadAndStart([this](const QJsonObject& r) {
+      m_running = true;
+      publish(r, QStringLiteral("started"));
     });
+  });
+}
+
+void ServeClient::loadAndStart(std::function<void(const QJsonObject&)> started) {
+  ensureServer([=, this] {
+    const QString context = tr("Could not start the run");
+    QJsonObject load{{QStringLiteral("cmd"), QStringLiteral("load")},
+                     {QStringLiteral("path"), m_path},
+                     {QStringLiteral("check_reference"), m_checkReference}};
+    if (!m_stage.isEmpty())
+      load.insert(QStringLiteral("stage"), m_stage);
+    send(load, [=, this](const QJsonObject& r) {
+      if (!requestOk(r, context))
+        return finishJob();
+      send({{QStringLiteral("cmd"), QStringLiteral("set_inputs")},
+            {QStringLiteral("spec"), m_inputSpec}},
+           [=, this](const QJsonObject& r) {
+             if (!requestOk(r, tr("Inputs")))
+               return finishJob();
+             send({{QStringLiteral("cmd"), QStringLiteral("start")}},
+                  [=, this](const QJsonObject& r) {
+                    if (!requestOk(r, context))
+                      return finishJob();
+                    started(r);
+                  });
+           });
+    });
+  });
+}
+
+void ServeClient::jumpToStep(qint64 step) {
+  enqueue(tr("Going to step %1").arg(step), [this, step] {
+    if (!m_running) {
+      Q_EMIT errorOccurred(tr("Start a run first."));
+      return finishJob();
+    }
+    auto go = [this, step](bool back) {
+      send({{QStringLiteral("cmd"), QStringLiteral("run_to_step")},
+            {QStringLiteral("step"), static_cast<double>(step)}},
+           [this, back](const QJsonObject& r) {
+             if (!requestOk(r, tr("The jump failed")))
+               return finishJob();
+             const QString stop = str(r, "stop");
+             finishStep(r, stop != QLatin1String("stepped") ? stop
+                           : back                         ? QStringLiteral("jumped back")
+                                                          : QStringLiteral("jumped ahead"));
+           });
+    };
+    if (step < integer(m_lastState.value(QLatin1String("steps"))))
+      loadAndStart([go](const QJsonObject&) { go(true); });
+    else
+      go(false);
   });
 }
 
@@ -602,7 +636,50 @@ void ServeClient::publish(const QJsonObject& state, const QString& reason) {
   }
   snap->problems = runErrors(state, snap->devices);
   snap->valueId = m_watched;
-  fetchValues(snap, -2);
+  readTimeline(snap);
+}
+
+void ServeClient::readTimeline(std::shared_ptr<ExecutionSnapshot> snap) {
+  const qint64 known = m_timeline ? m_timeline->known() : 0;
+  if (snap->steps <= known) {
+    snap->timeline = m_timeline;
+    return fetchValues(snap, -2);
+  }
+  send({{QStringLiteral("cmd"), QStringLiteral("timeline")},
+        {QStringLiteral("from"), static_cast<double>(known)}},
+       [this, snap](const QJsonObject& r) {
+         if (r.value(QLatin1String("ok")).toBool()) {
+           // A new timeline: snapshots already published keep theirs.
+           auto grown = m_timeline ? std::make_shared<Timeline>(*m_timeline)
+                                   : std::make_shared<Timeline>();
+           QHash<QString, qint32> index;
+           for (int i = 0; i < grown->ops.size(); ++i)
+             index.insert(grown->ops[i].opId, i);
+           for (const QJsonValue& v : r.value(QLatin1String("steps")).toArray()) {
+             const QJsonObject o = v.toObject();
+             Timeline::Step step;
+             if (!o.value(QLatin1String("op")).isNull()) {
+               const QString opId = str(o, "loc") + QLatin1Char(':') + str(o, "op");
+               auto it = index.find(opId);
+               if (it == index.end()) {
+                 it = index.insert(opId, static_cast<qint32>(grown->ops.size()));
+                 grown->ops.push_back(
+                     {opId, str(o, "op"), str(o, "loc").section(QLatin1Char(':'), 0, 0).toInt()});
+               }
+               step.op = it.value();
+             }
+             step.depth = static_cast<quint16>(std::clamp<qint64>(
+                 integer(o.value(QLatin1String("depth"))), 1, 0xffff));
+             step.collective = o.value(QLatin1String("collective")).toBool();
+             step.diverged = o.value(QLatin1String("diverged")).toBool();
+             grown->steps.push_back(step);
+           }
+           m_timeline = grown;
+         }
+         // (A server without the command: the run goes on without a timeline.)
+         snap->timeline = m_timeline;
+         fetchValues(snap, -2);
+       });
 }
 
 void ServeClient::fetchValues(std::shared_ptr<ExecutionSnapshot> snap, int index) {

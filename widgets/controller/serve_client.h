@@ -77,6 +77,9 @@ public Q_SLOTS:
   void step(shardscope::widgets::EngineController::StepKind kind);
   /// Steps until a device is about to execute op `opId`, a breakpoint or the end.
   void runTo(const QString& opId);
+  /// Takes the run to just after step `step`: `run_to_step` forward; back, a new run with the
+  /// same inputs (load, set_inputs, start) taken there. Snapshots carry the timeline.
+  void jumpToStep(qint64 step);
   void setBreakpoints(const QSet<QString>& breakpoints) { m_breakpoints = breakpoints; }
   /// The stage runs load (`stage` of the protocol's `load`); empty: the per-device program.
   void setStage(const QString& stageKey) { m_stage = stageKey; }
@@ -112,6 +115,10 @@ private:
   void processFinished(int exitCode, QProcess::ExitStatus status);
   void fail(const QString& what);
   void stepLoop(EngineController::StepKind kind, const QString& target);
+  /// Loads the run's program, sets its inputs and starts it; `started` gets the start's state.
+  void loadAndStart(std::function<void(const QJsonObject&)> started);
+  /// Reads the steps of the timeline not read yet into `snap`, then fetches its values.
+  void readTimeline(std::shared_ptr<ExecutionSnapshot> snap);
   void finishStep(const QJsonObject& state, const QString& reason);
   void publish(const QJsonObject& state, const QString& reason);
   void fetchValues(std::shared_ptr<ExecutionSnapshot> snap, int device);
@@ -137,6 +144,10 @@ private:
   // The run.
   bool m_running = false;
   bool m_checkReference = false;
+  QString m_path;
+  QString m_inputSpec;
+  /// The longest timeline of runs with these inputs (a jump back keeps the steps ahead).
+  std::shared_ptr<const Timeline> m_timeline;
   QString m_stage;
   bool m_cancelled = false;
   QSet<QString> m_breakpoints;

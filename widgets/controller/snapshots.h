@@ -291,8 +291,8 @@ struct ExecutionSnapshot {
   /// The run's diagnostics (stage `Run`): for a failed run the error with the op and line where
   /// it stopped.
   QVector<ProblemRow> problems;
-  /// What every step did (in-process runs; shared between snapshots of one run while it does
-  /// not grow). Null for runs that keep none (under MPI).
+  /// What every step did (shared between snapshots of one run while it does not grow; under MPI
+  /// read from the server). Null before a run starts, or from a server without timelines.
   std::shared_ptr<const Timeline> timeline;
 };
 using ExecutionSnapshotPtr = std::shared_ptr<const ExecutionSnapshot>;

@@ -541,7 +541,7 @@ void ExecutionPanel::refresh() {
     m_status->setToolTip(QString());
     m_status->setText(statusText(*e));
   }
-  // The timeline of in-process runs (MPI runs keep none).
+  // The run's timeline (none before a run, or from a server that keeps none).
   m_timelineBar->setVisible(e && e->timeline);
   m_timelineBar->setTimeline(e ? e->timeline : nullptr, e ? e->steps : 0, e && e->finished);
   updateDeviceTiles(e);

@@ -175,7 +175,8 @@ struct QueuedLine {
 };
 
 bool isSteppingCommand(const std::string& cmd) {
-  return cmd == "step_over" || cmd == "step_out" || cmd == "continue" || cmd == "run_to_end";
+  return cmd == "step_over" || cmd == "step_out" || cmd == "continue" || cmd == "run_to_end" ||
+         cmd == "run_to_step";
 }
 
 // The command of a request line, without failing on anything that is not a request (the main
@@ -630,10 +631,37 @@ json Server::handle(const json& request, CollectSink& sink) {
                                                       : m_execution->runToEnd();
     return state(&reason);
   }
+  if (cmd == "run_to_step") {
+    if (!m_started)
+      throw std::runtime_error("the run has not started");
+    if (!request.contains("step") || !request["step"].is_number_integer() ||
+        request["step"].get<int64_t>() < 0)
+      throw std::runtime_error("run_to_step needs 'step', a step number (0 or more)");
+    session::StopReason reason = m_execution->runToStep(request["step"].get<int64_t>());
+    return state(&reason);
+  }
   if (cmd == "state") {
     if (!m_started)
       throw std::runtime_error("the run has not started");
     return state(nullptr);
+  }
+  if (cmd == "timeline") {
+    if (!m_started)
+      throw std::runtime_error("the run has not started");
+    const std::vector<session::TimelineStep>& timeline = m_execution->timeline();
+    const int64_t from = request.value("from", int64_t{0});
+    if (from < 0)
+      throw std::runtime_error("timeline: 'from' must be 0 or more");
+    json steps = json::array();
+    for (size_t k = static_cast<size_t>(from); k < timeline.size(); ++k) {
+      const session::TimelineStep& s = timeline[k];
+      steps.push_back({{"op", s.op ? json(std::string(s.op->name())) : json(nullptr)},
+                       {"loc", s.op ? json(locString(s.op->loc())) : json(nullptr)},
+                       {"depth", s.depth},
+                       {"collective", s.collective},
+                       {"diverged", s.diverged}});
+    }
+    return {{"total", timeline.size()}, {"steps", steps}};
   }
   if (cmd == "set_breakpoint")
     return setBreakpoint(request, true);
