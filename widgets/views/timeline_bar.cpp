@@ -6,13 +6,11 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <cmath>
 
 namespace shardscope::widgets {
 
 namespace {
-// Marks, weakest first: a pixel column that stands for several steps shows the strongest.
-enum class Mark { None, Nested, Collective, Diverged };
-
 const QColor kCollective(0x0f, 0x76, 0x6e); // inserted collectives' teal in the graph
 const QColor kDiverged(0xd0, 0x30, 0x30);   // red: an error
 const QColor kCurrent(0x1d, 0x4e, 0xd8);
@@ -120,36 +118,45 @@ void TimelineBar::paintEvent(QPaintEvent*) {
         p.fillRect(cell, fill);
     }
   }
+  // Many steps: each pixel column stands for a range of them and shows what share of them were
+  // collectives (the teal's height), a divergence among them in full red, steps inside regions
+  // as a low band; the steps not run yet are paler.
   for (int x = t.left(); perStep < 6 && x < t.right(); ++x) {
     const qint64 first = stepAt(x);
     const qint64 last = std::max(first, stepAt(x + 1) - 1);
-    Mark mark = Mark::None;
-    for (qint64 k = first; k <= last && mark != Mark::Diverged; ++k) {
+    int collectives = 0, nestedSteps = 0;
+    bool diverged = false;
+    for (qint64 k = first; k <= last; ++k) {
       const Timeline::Step& s = m_timeline->steps[int(k - 1)];
-      Mark m = s.diverged ? Mark::Diverged
-               : s.collective ? Mark::Collective
-               : s.depth > 1  ? Mark::Nested
-                              : Mark::None;
-      mark = std::max(mark, m);
+      diverged = diverged || s.diverged;
+      collectives += s.collective;
+      nestedSteps += s.depth > 1;
     }
-    switch (mark) {
-    case Mark::None:
-      break;
-    case Mark::Nested: // a low band: the step ran inside a region
-      p.fillRect(QRect(x, t.bottom() - t.height() / 3, 1, t.height() / 3), nested);
-      break;
-    case Mark::Collective:
-      p.fillRect(QRect(x, t.top() + 2, 1, t.height() - 4), kCollective);
-      break;
-    case Mark::Diverged:
+    const bool ahead = first > m_current;
+    auto paler = [&](QColor c) {
+      if (ahead)
+        c.setAlpha(90);
+      return c;
+    };
+    const int span = int(last - first + 1);
+    if (diverged) {
       p.fillRect(QRect(x - 1, t.top(), 3, t.height()), kDiverged);
-      break;
+    } else if (collectives > 0) {
+      const int inner = t.height() - 4;
+      const int h = std::max(2, int(std::lround(double(inner) * collectives / span)));
+      p.fillRect(QRect(x, t.bottom() - 1 - h, 1, h), paler(kCollective));
+    } else if (nestedSteps > 0) {
+      p.fillRect(QRect(x, t.bottom() - t.height() / 3, 1, t.height() / 3), paler(nested));
     }
   }
-  // Where the run is: after step `m_current`.
+  // Where the run is: after step `m_current`, a line with a notch on top.
   const int cx = std::clamp(done, t.left(), t.right());
-  p.setPen(QPen(kCurrent, 2));
-  p.drawLine(cx, t.top() - 2, cx, t.bottom() + 2);
+  p.setPen(QPen(dark ? QColor(0x93, 0xc5, 0xfd) : kCurrent, 2));
+  p.drawLine(cx, t.top(), cx, t.bottom());
+  p.setPen(Qt::NoPen);
+  p.setBrush(dark ? QColor(0x93, 0xc5, 0xfd) : kCurrent);
+  const QPoint notch[] = {{cx - 4, t.top() - 3}, {cx + 4, t.top() - 3}, {cx, t.top() + 3}};
+  p.drawPolygon(notch, 3);
   if (m_dragStep > 0) {
     p.setPen(QPen(palette().color(QPalette::Highlight), 1, Qt::DashLine));
     const int dx = xOf(m_dragStep);

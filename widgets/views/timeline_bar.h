@@ -12,8 +12,8 @@ namespace shardscope::widgets {
 /// reference check found a divergence in red, steps inside a region or callee shaded, the
 /// current position as a marker. Clicking (or dragging and releasing) at a step asks to go there;
 /// the tooltip names the op of the step under the cursor. Steps are drawn in proportion, so a
-/// run of a million steps fits the width (a pixel then stands for many steps, and shows the
-/// strongest mark among them).
+/// run of a million steps fits the width: a pixel then stands for many steps, its teal as high
+/// as the share of collectives among them, red when any diverged.
 class TimelineBar : public QWidget {
   Q_OBJECT
 
