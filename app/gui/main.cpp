@@ -25,6 +25,7 @@ struct Options {
   QString stage;          // the stage to show
   bool dark = false;
   QSize size{1440, 900};  // the window size of a screenshot
+  QString diffWith;       // a program to diff with (empty: none)
 };
 
 // Parses the command line of `app`; exits for --help and --version, and returns nothing after
@@ -59,6 +60,12 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
           "main", "Show <stage>: as-written, propagated, partitioned or per-device."),
       QStringLiteral("stage"));
   parser.addOption(stageOption);
+  const QCommandLineOption diffOption(
+      QStringLiteral("diff-with"),
+      QCoreApplication::translate("main", "Diff every stage with the same stage of the program "
+                                          "<file> (as report --diff-with does)."),
+      QStringLiteral("file"));
+  parser.addOption(diffOption);
   const QCommandLineOption darkOption(
       QStringLiteral("dark"), QCoreApplication::translate("main", "Use the dark palette."));
   parser.addOption(darkOption);
@@ -78,6 +85,7 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
   }
   Options options{programs.value(0), parser.value(screenshotOption), parser.value(selectOption),
                   parser.value(stageOption), parser.isSet(darkOption)};
+  options.diffWith = parser.value(diffOption);
   if (parser.isSet(sizeOption)) {
     const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
     bool okW = false, okH = false;
@@ -162,6 +170,8 @@ int main(int argc, char** argv) {
     // An op id (`12:5:stablehlo.all_reduce`, as the views name ops) selects that op, anything
     // else a value.
     static const QRegularExpression opId(QStringLiteral("^\\d+:\\d+:"));
+    if (!options->diffWith.isEmpty() && !window.context()->diffProgram())
+      window.diffWithProgram(options->diffWith);
     if (opId.match(options->select).hasMatch())
       window.context()->selectOp(options->select);
     else if (!options->select.isEmpty())

@@ -163,6 +163,14 @@ MainWindow::MainWindow(QWidget* parent)
             applyPendingSession();
             Q_EMIT programLoaded();
           });
+  connect(m_controller, &widgets::EngineController::diffProgramLoaded, this,
+          [this](widgets::ProgramSnapshotPtr other) {
+            m_context->setDiffProgram(other);
+            statusBar()->showMessage(
+                tr("Diffing with %1: changed shardings and added collectives are marked")
+                    .arg(QFileInfo(other->path).fileName()),
+                8000);
+          });
   connect(m_controller, &widgets::EngineController::loadFailed, this,
           [this](const QString& path, const QString& message,
                  const QVector<widgets::ProblemRow>& problems) {
@@ -428,6 +436,22 @@ void MainWindow::chooseFile() {
                                                     tr("MLIR programs (*.mlir);;All files (*)"));
   if (!path.isEmpty())
     openFile(path);
+}
+
+void MainWindow::diffWithProgram(const QString& path) {
+  if (path.isEmpty()) {
+    m_context->setDiffProgram(nullptr);
+    return;
+  }
+  m_controller->loadDiffProgram(QFileInfo(path).absoluteFilePath());
+}
+
+void MainWindow::chooseDiffProgram() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Diff With Program"), QFileInfo(m_currentFile).absolutePath(),
+      tr("MLIR programs (*.mlir);;All files (*)"));
+  if (!path.isEmpty())
+    diffWithProgram(path);
 }
 
 bool MainWindow::saveSession(const QString& path) {
@@ -702,6 +726,15 @@ void MainWindow::createMenus() {
                                                       : widgets::defaultDiffBase(m_context->stage()));
   });
   diff->setShortcut(QKeySequence(QStringLiteral("Ctrl+D")));
+  QAction* diffProgram =
+      m_viewMenu->addAction(tr("Diff Against Another &Program..."), this, [this] {
+        if (m_context->diffProgram())
+          diffWithProgram(QString()); // a second choice ends it
+        else
+          chooseDiffProgram();
+      });
+  diffProgram->setObjectName(QStringLiteral("diffProgramAction"));
+  diffProgram->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+D")));
   m_viewMenu->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>())
     m_viewMenu->addAction(dock->toggleViewAction());

@@ -67,6 +67,11 @@ public Q_SLOTS:
   void reload();
   /// Asks the user for a program file and opens it.
   void chooseFile();
+  /// Diffs every stage shown with the same stage of the program at `path` (changed shardings
+  /// and added collectives marked, was -> now); an empty path ends the program diff.
+  void diffWithProgram(const QString& path);
+  /// Asks the user for the program to diff with.
+  void chooseDiffProgram();
   void chooseSessionToSave();
   void chooseSessionToRestore();
   /// Switches between the light and the dark palette; `remember` keeps the choice for next time.

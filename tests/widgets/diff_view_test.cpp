@@ -29,6 +29,7 @@
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -48,6 +49,9 @@ const QString kY = QStringLiteral("11:3:stablehlo.dot_general#0");
 const QString kX = QStringLiteral("arg:main#0");
 const QString kW1 = QStringLiteral("arg:main#1");
 const QString kW2 = QStringLiteral("arg:main#2");
+constexpr int kWaitMs = 30000;
+const QString kBefore = QStringLiteral(SHARDSCOPE_WIDGET_TEST_DATA_DIR "/diff_before.mlir");
+const QString kAfter = QStringLiteral(SHARDSCOPE_WIDGET_TEST_DATA_DIR "/diff_after.mlir");
 const QString kDataModel = QStringLiteral("#sdy.sharding<@mesh, [{\"data\"}, {\"model\"}]>");
 
 // The value ids of the edges drawn as changed, and how many edges are not.
@@ -187,6 +191,69 @@ private Q_SLOTS:
     QVERIFY(!collectives->model()->isAdded(0));
     for (QGraphicsItem* item : graph->scene()->items())
       QVERIFY(item->data(GraphPanel::DiffData).toString() != QLatin1String("added"));
+  }
+
+  // Program vs program: diff_after.mlir is diff_before.mlir with %b sharded by columns instead of
+  // rows. As written, %b's sharding changed and %a's did not; partitioned, the all-to-all the
+  // edit needs at the add (line 8, moving 'x' from dim 1 to dim 0) is added. A program is not
+  // diffed with itself, and the diff ends on request.
+  void programIsDiffedWithAnEditedVersion() {
+    MainWindow window;
+    window.show();
+    QVERIFY(openAndWait(window, kAfter));
+    QSignalSpy errors(window.controller(), &EngineController::errorOccurred);
+    window.diffWithProgram(kAfter);
+    QVERIFY(errors.wait(kWaitMs));
+    QVERIFY2(errors.takeFirst().value(0).toString().contains(QStringLiteral("not diffed with itself")),
+             "self-diff refused");
+    QVERIFY(!window.context()->diffProgram());
+
+    window.diffWithProgram(kBefore);
+    QTRY_VERIFY_WITH_TIMEOUT(window.context()->diffProgram(), kWaitMs);
+    QVERIFY(window.context()->isDiffing());
+    QCOMPARE(window.context()->diffBase(), -1);
+    auto* label = window.findChild<QLabel*>(QStringLiteral("programDiffLabel"));
+    QVERIFY(label && label->isVisible());
+    QVERIFY(label->text().contains(QStringLiteral("diff_before.mlir")));
+
+    auto* values = window.findChild<ValuesPanel*>();
+    QAbstractItemModel* model = values->model();
+    QCOMPARE(model->headerData(ValueTableModel::Change, Qt::Horizontal).toString(),
+             QStringLiteral("Sharding in diff_before.mlir (as written) \u2192 now"));
+    auto change = [&](const QString& id) {
+      const int row = static_cast<ValueTableModel*>(model)->rowOf(id);
+      return row < 0 ? QStringLiteral("(missing)")
+                     : model->index(row, ValueTableModel::Change).data().toString();
+    };
+    QCOMPARE(change(QStringLiteral("arg:main#1")), QStringLiteral("P('x', None) \u2192 P(None, 'x')"));
+    QCOMPARE(change(QStringLiteral("arg:main#0")), QString());
+    auto* inspector = window.findChild<InspectorPanel*>();
+    window.context()->selectValue(QStringLiteral("arg:main#1"));
+    QVERIFY2(inspector->toPlainText().contains(QStringLiteral("Since diff_before.mlir (as written)")),
+             qPrintable(inspector->toPlainText()));
+
+    window.context()->setStage(StageId::Partitioned);
+    auto* graph = window.findChild<GraphPanel*>();
+    QVERIFY(waitForGraph(graph, StageId::Partitioned));
+    QGraphicsRectItem* reshard = nodeOf(graph, QStringLiteral("8:3:sdy.all_to_all"));
+    QVERIFY(reshard);
+    QCOMPARE(reshard->data(GraphPanel::DiffData).toString(), QStringLiteral("added"));
+    QVERIFY2(reshard->toolTip().contains(QStringLiteral("added since diff_before.mlir (partitioned)")),
+             qPrintable(reshard->toolTip()));
+    auto* collectives = window.findChild<CollectivesPanel*>();
+    QCOMPARE(collectives->model()->rowCount(), 1);
+    QVERIFY(collectives->model()->isAdded(0));
+    saveScreenshot(window, QStringLiteral("graphDock"), QStringLiteral("diff_program_partitioned"));
+
+    // A stage diff replaces it; the program diff, chosen again, ends.
+    window.context()->setDiffBase(static_cast<int>(StageId::Propagated));
+    QVERIFY(!window.context()->diffProgram());
+    window.diffWithProgram(kBefore);
+    QTRY_VERIFY_WITH_TIMEOUT(window.context()->diffProgram(), kWaitMs);
+    QCOMPARE(window.context()->diffBase(), -1);
+    window.diffWithProgram(QString());
+    QVERIFY(!window.context()->isDiffing());
+    QCOMPARE(model->columnCount(), static_cast<int>(ValueTableModel::Change));
   }
 
   // The base list disables the stage shown; asking for a self-diff, or showing the base, moves

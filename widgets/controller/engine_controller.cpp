@@ -20,6 +20,7 @@
 #include "core/sharding/value_sharding.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QMetaObject>
 #include <QThread>
 #include <QTimer>
@@ -163,6 +164,47 @@ public:
     }
     publishStage(updated, stage);
     scheduleStage();
+  }
+
+  // Loads `path` to be diffed with the program shown: every pipeline stage computed here (the
+  // snapshot keeps what the views compare; the program itself is not kept).
+  void loadDiff(const QString& path) {
+    if (m_snapshot && QFileInfo(path).canonicalFilePath() ==
+                          QFileInfo(m_snapshot->path).canonicalFilePath()) {
+      error(QStringLiteral("%1 is the program shown: a program is not diffed with itself.")
+                .arg(QFileInfo(path).fileName()));
+      return;
+    }
+    support::CollectingSink sink;
+    std::unique_ptr<session::Program> program = session::Program::load(path.toStdString(), sink);
+    if (program && !session::checkMeshDevices(program->asWritten(), session::kMaxLaidOutDevices,
+                                              sink, "the app lays out every device"))
+      program.reset();
+    if (!program) {
+      QVector<ProblemRow> problems;
+      addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
+                  stageTitle(StageId::AsWritten), nullptr, problems);
+      error(QStringLiteral("Could not load %1 to diff with: %2")
+                .arg(QFileInfo(path).fileName(),
+                     problems.isEmpty() ? QStringLiteral("unknown error") : problems[0].message));
+      return;
+    }
+    auto snapshot = std::make_shared<ProgramSnapshot>();
+    snapshot->path = path;
+    for (int i = 0; i < kNumStages; ++i) {
+      snapshot->stages[i].stage = static_cast<StageId>(i);
+      snapshot->stages[i].status = StageStatus::Pending;
+    }
+    for (session::Stage stage : session::kStages) {
+      const auto id = static_cast<StageId>(
+          std::find(session::kAllStages.begin(), session::kAllStages.end(), stage) -
+          session::kAllStages.begin());
+      if (!computeStageOf(*program, *snapshot, id, m_cancel.get()))
+        return; // cancelled
+    }
+    post([c = m_controller, snap = ProgramSnapshotPtr(snapshot)] {
+      Q_EMIT c->diffProgramLoaded(snap);
+    });
   }
 
   void startStages(quint64 generation) {
@@ -450,10 +492,16 @@ private:
   // Computes `stage` of m_program into `snapshot` (its values, collectives, text and problems).
   // Returns false, leaving the snapshot as it was, when `cancel` stopped the computation.
   bool computeStage(ProgramSnapshot& snapshot, StageId stage, const std::atomic<bool>* cancel) {
+    return computeStageOf(*m_program, snapshot, stage, cancel);
+  }
+
+  // The same for any program (the program diffed with, too).
+  static bool computeStageOf(session::Program& program, ProgramSnapshot& snapshot, StageId stage,
+                             const std::atomic<bool>* cancel) {
     const int i = static_cast<int>(stage);
     support::CollectingSink stageSink;
     const session::Stage engineStage = session::kAllStages[i];
-    const ir::Module* module = m_program->stage(engineStage, stageSink, cancel);
+    const ir::Module* module = program.stage(engineStage, stageSink, cancel);
     if (!module && cancel && cancel->load())
       return false;
     StageSnapshot out;
@@ -469,7 +517,7 @@ private:
         snapshot.stages[i] = std::move(out);
         return true;
       }
-      out.function = qs(m_program->defaultFunction(engineStage));
+      out.function = qs(program.defaultFunction(engineStage));
     }
     if (module) {
       out.available = true;
@@ -486,7 +534,7 @@ private:
         if (!out.lineOps.contains(static_cast<int>(p.line)))
           out.lineOps.insert(static_cast<int>(p.line), id);
       }
-      const session::StageAnalyses* analyses = m_program->analyses(engineStage, stageSink, cancel);
+      const session::StageAnalyses* analyses = program.analyses(engineStage, stageSink, cancel);
       if (!analyses)
         return false;
       for (const support::Diagnostic& d : analyses->diagnostics)
@@ -497,9 +545,9 @@ private:
         return false;
       if (session::isGradientStage(engineStage)) {
         out.description = gradientDescription(analyses->gradientCollectives, out.function);
-        collectGradientCollectives(*m_program, *analyses, out);
+        collectGradientCollectives(program, *analyses, out);
       } else
-        collectCollectives(*m_program, *analyses, stage, out);
+        collectCollectives(program, *analyses, stage, out);
     }
     snapshot.stages[i] = std::move(out);
     addProblems(stageSink.diagnostics(), i, stageTitle(stage), module, snapshot.problems);
@@ -755,6 +803,14 @@ void EngineController::jumpToStep(qint64 step) {
   beginWork(tr("Going to step %1").arg(step));
   command([w = m_worker, step, this] {
     w->jumpTo(step);
+    QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
+  });
+}
+
+void EngineController::loadDiffProgram(const QString& path) {
+  beginWork(tr("Loading %1 to diff with").arg(QFileInfo(path).fileName()));
+  command([w = m_worker, path, this] {
+    w->loadDiff(path);
     QMetaObject::invokeMethod(this, [this] { endWork(); }, Qt::QueuedConnection);
   });
 }

@@ -89,6 +89,10 @@ public Q_SLOTS:
   /// step already passed is reached again by a new run with the same inputs. The timeline of
   /// execution snapshots lists the steps known so far. In process and under MPI alike.
   void jumpToStep(qint64 step);
+  /// Loads `path` and computes its pipeline stages, to diff the program shown with (program vs
+  /// program: values and collectives match by source location, as `report --diff-with` does).
+  /// Emits `diffProgramLoaded`, or `errorOccurred` (a missing or broken file, the program shown).
+  void loadDiffProgram(const QString& path);
   /// Runs until a device is about to execute op `opId` (run to cursor), a breakpoint or the end.
   void runTo(const QString& opId);
   /// Toggles a breakpoint on the op `opId` (an op id of any stage); applies to the next runs.
@@ -121,6 +125,8 @@ Q_SIGNALS:
   void loadFailed(const QString& path, const QString& message,
                   const QVector<shardscope::widgets::ProblemRow>& problems);
   void executionChanged(shardscope::widgets::ExecutionSnapshotPtr execution);
+  /// The program `loadDiffProgram` loaded, its pipeline stages computed.
+  void diffProgramLoaded(shardscope::widgets::ProgramSnapshotPtr program);
   void graphReady(shardscope::widgets::GraphSnapshotPtr graph);
   /// The answer to `explainValue`.
   void explanationReady(shardscope::widgets::ExplanationSnapshotPtr explanation);

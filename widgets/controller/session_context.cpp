@@ -29,6 +29,9 @@ void SessionContext::setProgram(ProgramSnapshotPtr program) {
     m_loadFailure.clear();
   m_program = std::move(program);
   m_execution.reset();
+  // A program is never diffed with itself.
+  if (m_program && m_diffProgram && m_diffProgram->path == m_program->path)
+    m_diffProgram.reset();
   Q_EMIT programChanged();
   // Keep the selection when the value still exists (a reload), else clear it.
   if (!m_value.isEmpty() && !selectedValueRow()) {
@@ -82,10 +85,38 @@ void SessionContext::setStage(StageId stage) {
 void SessionContext::setDiffBase(int stage) {
   if (stage == static_cast<int>(m_stage))
     stage = defaultDiffBase(m_stage); // never the stage itself
-  if (stage == m_diffBase)
+  if (stage == m_diffBase && !(stage >= 0 && m_diffProgram))
     return;
   m_diffBase = stage;
+  if (stage >= 0)
+    m_diffProgram.reset();
   Q_EMIT stageChanged();
+}
+
+void SessionContext::setDiffProgram(ProgramSnapshotPtr other) {
+  if (other == m_diffProgram)
+    return;
+  m_diffProgram = std::move(other);
+  if (m_diffProgram)
+    m_diffBase = -1;
+  Q_EMIT stageChanged();
+}
+
+const StageSnapshot* SessionContext::diffBaseStage() const {
+  if (m_diffProgram) {
+    const StageSnapshot& base = m_diffProgram->stage(m_stage);
+    return base.status == StageStatus::Computed && base.available ? &base : nullptr;
+  }
+  if (!m_program || m_diffBase < 0 || m_diffBase == static_cast<int>(m_stage))
+    return nullptr;
+  return &m_program->stage(static_cast<StageId>(m_diffBase));
+}
+
+QString SessionContext::diffBaseTitle() const {
+  if (m_diffProgram)
+    return QStringLiteral("%1 (%2)").arg(QFileInfo(m_diffProgram->path).fileName(),
+                                         stageTitle(m_stage).toLower());
+  return m_diffBase >= 0 ? stageTitle(static_cast<StageId>(m_diffBase)).toLower() : QString();
 }
 
 void SessionContext::selectValue(const QString& id) {

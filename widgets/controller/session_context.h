@@ -25,6 +25,16 @@ public:
   /// The stage compared with in diff mode, or -1 when diff mode is off; never the stage shown
   /// (`setDiffBase` and `setStage` move it to `defaultDiffBase` instead).
   int diffBase() const { return m_diffBase; }
+  /// The program whose stage of the same name the stage shown is compared with (program vs
+  /// program: `setDiffProgram`), or null. Exclusive with `diffBase`.
+  ProgramSnapshotPtr diffProgram() const { return m_diffProgram; }
+  /// What diff mode compares the stage shown with: another stage of this program or the same
+  /// stage of the diff program; null when diff mode is off (or the base is not computed).
+  const StageSnapshot* diffBaseStage() const;
+  /// How views name that base: `propagated` (a stage), `v1.mlir (propagated)` (a program).
+  QString diffBaseTitle() const;
+  /// Whether diff mode is on (either kind).
+  bool isDiffing() const { return m_diffBase >= 0 || m_diffProgram; }
   /// The selected value id (empty when an op or nothing is selected).
   QString selectedValue() const { return m_value; }
   /// The selected op id: the selected value's defining op, or a selected collective.
@@ -54,6 +64,10 @@ public Q_SLOTS:
   void setExecution(shardscope::widgets::ExecutionSnapshotPtr execution);
   void setStage(shardscope::widgets::StageId stage);
   void setDiffBase(int stage);
+  /// Compares every stage shown with the same stage of `other` (another program, loaded with
+  /// `EngineController::loadDiffProgram`); null ends it. Turns a stage diff off, and
+  /// `setDiffBase` with a stage turns this off.
+  void setDiffProgram(shardscope::widgets::ProgramSnapshotPtr other);
   /// Selects a value by id (by name, `%0`, when no id matches); empty clears the selection.
   void selectValue(const QString& id);
   /// Selects an op by id (a collective, or any op).
@@ -79,6 +93,7 @@ private:
   ExplanationSnapshotPtr m_explanation;
   StageId m_stage = StageId::AsWritten;
   int m_diffBase = -1;
+  ProgramSnapshotPtr m_diffProgram;
   QString m_value;
   QString m_op;
   int m_line = 0;

@@ -260,7 +260,7 @@ GraphPanel::GraphPanel(EngineController* controller, SessionContext* context, QW
         m_graph && m_graph->stage == m_context->stage() && m_graph->status.isEmpty();
     if (sameLoad && (m_requested == static_cast<int>(m_context->stage()) || shown)) {
       // The stage's problems (or the diff base) may have arrived after its graph: mark them.
-      if (shown && (problemOps() != m_problemOps || m_context->diffBase() >= 0))
+      if (shown && (problemOps() != m_problemOps || m_context->isDiffing()))
         rebuildScene();
       return;
     }
@@ -522,12 +522,10 @@ void GraphPanel::addNodes(const QFont& font, const QFont& small) {
     const bool added = !n.opId.isEmpty() && m_addedOps.contains(n.opId);
     if (added) {
       item->setData(kDiffRole, QStringLiteral("added"));
-      tip += tr("\nadded since %1")
-                 .arg(stageTitle(static_cast<StageId>(m_context->diffBase())).toLower());
+      tip += tr("\nadded since %1").arg(m_context->diffBaseTitle());
     } else if (!n.opId.isEmpty() && m_changedOps.contains(n.opId)) {
       item->setData(kDiffRole, QStringLiteral("changed"));
-      tip += tr("\nsharding changed since %1")
-                 .arg(stageTitle(static_cast<StageId>(m_context->diffBase())).toLower());
+      tip += tr("\nsharding changed since %1").arg(m_context->diffBaseTitle());
     }
     item->setToolTip(tip);
     m_scene->addItem(item);
@@ -598,11 +596,11 @@ void GraphPanel::computeDiff() {
   m_changedOps.clear();
   m_addedOps.clear();
   const ProgramSnapshotPtr program = m_context->program();
-  const int base = m_context->diffBase();
-  if (!program || !m_graph || base < 0 || base == static_cast<int>(m_graph->stage))
+  const StageSnapshot* base = m_context->diffBaseStage();
+  if (!program || !m_graph || !base || m_graph->stage != m_context->stage())
     return;
   const StageSnapshot& shown = program->stage(m_graph->stage);
-  const StageDiff diff = diffStages(shown, program->stage(static_cast<StageId>(base)));
+  const StageDiff diff = diffStages(shown, *base);
   for (const ValueRow& v : shown.values) {
     if (!diff.isChanged(v.id))
       continue;

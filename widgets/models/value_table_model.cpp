@@ -126,7 +126,7 @@ QVariant ValueTableModel::headerData(int section, Qt::Orientation orientation, i
     return tr("Defined by");
   case Change:
     return m_baseTitle.isEmpty() ? tr("Sharding was \u2192 now")
-                                 : tr("Sharding in %1 \u2192 now").arg(m_baseTitle.toLower());
+                                 : tr("Sharding in %1 \u2192 now").arg(m_baseTitle);
   }
   return QVariant();
 }

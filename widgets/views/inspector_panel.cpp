@@ -52,9 +52,14 @@ QString problemsHtml(const ProgramSnapshot& program, StageId stage, const Execut
 
 // Diff mode: the value's sharding in the base stage and now (`was → now`), or that it did not
 // change or is new.
-QString diffRow(const ProgramSnapshot& program, StageId base, const ValueRow& v) {
-  const QString key = QObject::tr("Since %1").arg(stageTitle(base).toLower());
-  const ValueRow* was = program.findValue(base, v.id);
+QString diffRow(const StageSnapshot& base, const QString& baseTitle, const ValueRow& v) {
+  const QString key = QObject::tr("Since %1").arg(baseTitle);
+  const ValueRow* was = nullptr;
+  for (const ValueRow& row : base.values)
+    if (row.id == v.id) {
+      was = &row;
+      break;
+    }
   if (!was)
     return row(key, QObject::tr("new (not in that stage)"), false);
   if (was->shardy == v.shardy)
@@ -118,8 +123,8 @@ void InspectorPanel::refresh() {
   html += problemsHtml(*program, m_context->stage(), run.get(), v->opId);
   html += QStringLiteral("<table>");
   // Diff mode: the change first, where it is seen without scrolling.
-  if (m_context->diffBase() >= 0)
-    html += diffRow(*program, static_cast<StageId>(m_context->diffBase()), *v);
+  if (const StageSnapshot* base = m_context->diffBaseStage())
+    html += diffRow(*base, m_context->diffBaseTitle(), *v);
   html += row(tr("Type"), v->type);
   html += row(tr("JAX type"), v->typed);
   html += row(tr("PartitionSpec"), v->spec.isEmpty() ? tr("(unsharded)") : v->spec);

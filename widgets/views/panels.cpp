@@ -73,10 +73,9 @@ void ValuesPanel::refresh() {
   if (!program) {
     m_model->setRows({});
   } else {
-    const int base = m_context->diffBase();
-    m_model->setRows(program->stage(m_context->stage()).values,
-                     base >= 0 ? &program->stage(static_cast<StageId>(base)).values : nullptr,
-                     base >= 0 ? stageTitle(static_cast<StageId>(base)) : QString());
+    const StageSnapshot* base = m_context->diffBaseStage();
+    m_model->setRows(program->stage(m_context->stage()).values, base ? &base->values : nullptr,
+                     base ? m_context->diffBaseTitle() : QString());
   }
   // In diff mode the change comes right after the value's name, where it is seen first.
   if (m_model->columnCount() > ValueTableModel::Change) {
@@ -115,10 +114,9 @@ void CollectivesPanel::refresh() {
   if (!program) {
     m_model->setRows({});
   } else {
-    const int base = m_context->diffBase();
+    const StageSnapshot* base = m_context->diffBaseStage();
     m_model->setRows(program->stage(m_context->stage()).collectives,
-                     base >= 0 ? &program->stage(static_cast<StageId>(base)).collectives
-                               : nullptr);
+                     base ? &base->collectives : nullptr);
   }
   fitColumns(this, 240, /*lastStretches=*/true);
   m_updating = false;

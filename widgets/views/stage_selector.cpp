@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStandardItemModel>
@@ -12,7 +13,8 @@ namespace shardscope::widgets {
 
 StageSelector::StageSelector(SessionContext* context, QWidget* parent)
     : QWidget(parent), m_context(context), m_stage(new QComboBox(this)),
-      m_diff(new QCheckBox(tr("Diff against"), this)), m_base(new QComboBox(this)) {
+      m_diff(new QCheckBox(tr("Diff against"), this)), m_base(new QComboBox(this)),
+      m_programDiff(new QLabel(this)) {
   setObjectName(QStringLiteral("stageSelector"));
   m_stage->setObjectName(QStringLiteral("stageCombo"));
   m_diff->setObjectName(QStringLiteral("diffToggle"));
@@ -32,6 +34,9 @@ StageSelector::StageSelector(SessionContext* context, QWidget* parent)
   layout->addSpacing(12);
   layout->addWidget(m_diff);
   layout->addWidget(m_base);
+  m_programDiff->setObjectName(QStringLiteral("programDiffLabel"));
+  m_programDiff->hide();
+  layout->addWidget(m_programDiff);
   connect(m_stage, qOverload<int>(&QComboBox::currentIndexChanged), this, &StageSelector::apply);
   connect(m_base, qOverload<int>(&QComboBox::currentIndexChanged), this, &StageSelector::apply);
   connect(m_diff, &QCheckBox::toggled, this, [this](bool on) {
@@ -125,6 +130,15 @@ void StageSelector::follow() {
     m_base->setCurrentIndex(defaultDiffBase(m_context->stage()));
   disableShownStage();
   m_base->setEnabled(m_diff->isChecked());
+  // A program diff replaces the stage diff (View > Diff Against Another Program ends it).
+  if (const ProgramSnapshotPtr other = m_context->diffProgram()) {
+    m_programDiff->setText(tr("Diff against <b>%1</b>")
+                               .arg(QFileInfo(other->path).fileName().toHtmlEscaped()));
+    m_programDiff->setToolTip(tr("Every stage is compared with the same stage of %1: values and "
+                                 "collectives match by source location")
+                                  .arg(other->path));
+  }
+  m_programDiff->setVisible(m_context->diffProgram() != nullptr);
   m_updating = false;
 }
 

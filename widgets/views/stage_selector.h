@@ -4,6 +4,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 
 namespace shardscope::widgets {
 
@@ -34,6 +35,7 @@ private:
   QComboBox* m_stage;
   QCheckBox* m_diff;
   QComboBox* m_base;
+  QLabel* m_programDiff; // "diffing with FILE" while a program diff is on
   bool m_updating = false;
 };
 
