@@ -11,37 +11,7 @@
 namespace shardscope::widgets {
 
 const ir::Value* findValue(const ir::Module& module, const QString& id) {
-  if (id.startsWith(QLatin1String("arg:"))) {
-    const QString rest = id.mid(4);
-    const int hash = rest.lastIndexOf(QLatin1Char('#'));
-    const ir::Operation* fn = module.lookupFunction(rest.left(hash).toStdString());
-    const ir::Block* body = fn ? ir::func::body(*fn) : nullptr;
-    const unsigned index = rest.mid(hash + 1).toUInt();
-    return body && index < body->numArguments() ? body->argument(index) : nullptr;
-  }
-  const int at = id.lastIndexOf(QLatin1Char('@'));
-  if (at > 0 && !id.mid(at).contains(QLatin1Char(':'))) {
-    // A region argument: `OPID@REGION.INDEX`.
-    const QString opId = id.left(at);
-    const QStringList parts = id.mid(at + 1).split(QLatin1Char('.'));
-    const unsigned r = parts.value(0).toUInt(), i = parts.value(1).toUInt();
-    const ir::Value* found = nullptr;
-    module.op().walk([&](const ir::Operation& op) {
-      if (!found && r < op.numRegions() && opIdOf(op) == opId && !op.region(r).empty() &&
-          i < op.region(r).front().numArguments())
-        found = op.region(r).front().argument(i);
-    });
-    return found;
-  }
-  const int hash = id.lastIndexOf(QLatin1Char('#'));
-  const QString opId = id.left(hash);
-  const unsigned index = id.mid(hash + 1).toUInt();
-  const ir::Value* found = nullptr;
-  module.op().walk([&](const ir::Operation& op) {
-    if (!found && index < op.numResults() && opIdOf(op) == opId)
-      found = op.result(index);
-  });
-  return found;
+  return session::findValue(module, id.toStdString());
 }
 
 TensorData tensorData(const exec::Tensor* t) {

@@ -1,9 +1,11 @@
 #pragma once
 
-// Stable ids of engine objects for snapshots (controller-internal: includes engine headers).
+// Qt spellings of the engine's stable ids (`core/session/identity.h`) for snapshots
+// (controller-internal: includes engine headers).
 
 #include "core/io/mlir/mlir.h"
 #include "core/ir/module.h"
+#include "core/session/identity.h"
 
 #include <QString>
 
@@ -12,14 +14,8 @@
 
 namespace shardscope::widgets {
 
-/// `LINE:COL:OPNAME`: stable across stages and runs for the ops of one source op.
-inline QString opIdOf(const ir::Operation& op) {
-  const std::string_view name = op.name();
-  return QStringLiteral("%1:%2:%3")
-      .arg(op.loc().line)
-      .arg(op.loc().column)
-      .arg(QString::fromUtf8(name.data(), static_cast<int>(name.size())));
-}
+/// The op's stable id (`LINE:COL:OPNAME`, see `session::opId`).
+inline QString opIdOf(const ir::Operation& op) { return QString::fromStdString(session::opId(op)); }
 
 /// A UTF-8 view as a QString.
 inline QString qs(std::string_view s) {

@@ -1,5 +1,6 @@
 #include "widgets/controller/serve_client.h"
 
+#include "core/session/identity.h"
 #include "core/session/serve/identity.h"
 
 #include <QCoreApplication>
@@ -70,27 +71,22 @@ TensorData tensorData(const QJsonObject& r) {
 // `LINE:COL:OP#RESULT` or `LINE:COL:OP@REGION.ARG`.
 QJsonObject valueFields(const QString& id) {
   QJsonObject out;
-  if (id.startsWith(QLatin1String("arg:"))) {
-    out[QStringLiteral("arg")] = id.mid(id.lastIndexOf(QLatin1Char('#')) + 1).toInt();
+  const std::optional<session::ValueIdParts> parts = session::parseValueId(id.toStdString());
+  if (!parts)
+    return out;
+  using Kind = session::ValueIdParts::Kind;
+  if (parts->kind == Kind::FunctionArgument) {
+    out[QStringLiteral("arg")] = static_cast<int>(parts->index);
     return out;
   }
-  const int c1 = id.indexOf(QLatin1Char(':'));
-  const int c2 = c1 < 0 ? -1 : id.indexOf(QLatin1Char(':'), c1 + 1);
-  if (c2 < 0)
-    return out;
-  out[QStringLiteral("loc")] = id.left(c2);
-  const QString rest = id.mid(c2 + 1);
-  const int at = rest.lastIndexOf(QLatin1Char('@'));
-  if (at > 0) {
-    const QStringList parts = rest.mid(at + 1).split(QLatin1Char('.'));
-    out[QStringLiteral("op")] = rest.left(at);
-    out[QStringLiteral("region")] = parts.value(0).toInt();
-    out[QStringLiteral("arg")] = parts.value(1).toInt();
-    return out;
+  out[QStringLiteral("loc")] = QStringLiteral("%1:%2").arg(parts->line).arg(parts->column);
+  out[QStringLiteral("op")] = QString::fromStdString(parts->opName);
+  if (parts->kind == Kind::RegionArgument) {
+    out[QStringLiteral("region")] = static_cast<int>(parts->region);
+    out[QStringLiteral("arg")] = static_cast<int>(parts->index);
+  } else {
+    out[QStringLiteral("result")] = static_cast<int>(parts->index);
   }
-  const int hash = rest.lastIndexOf(QLatin1Char('#'));
-  out[QStringLiteral("op")] = rest.left(hash);
-  out[QStringLiteral("result")] = rest.mid(hash + 1).toInt();
   return out;
 }
 

@@ -129,7 +129,7 @@ bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
       return false;
     for (const auto& arg : body->arguments()) {
       ValueRow row = rowFor(*arg, *fn);
-      row.id = QStringLiteral("arg:%1#%2").arg(row.function).arg(arg->index());
+      row.id = QString::fromStdString(session::valueId(*arg));
       row.opName = QStringLiteral("argument");
       row.line = static_cast<int>(fn->loc().line);
       row.column = static_cast<int>(fn->loc().column);
@@ -149,7 +149,7 @@ bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
         for (const auto& arg : region.front().arguments()) {
           ValueRow row = rowFor(*arg, *fn);
           row.opId = opIdOf(op);
-          row.id = QStringLiteral("%1@%2.%3").arg(row.opId).arg(r).arg(arg->index());
+          row.id = QString::fromStdString(session::valueId(*arg));
           row.opName = QStringLiteral("%1 region argument").arg(qs(op.name()));
           row.line = static_cast<int>(op.loc().line);
           row.column = static_cast<int>(op.loc().column);
@@ -159,7 +159,7 @@ bool collectValues(const ir::Module& module, const analysis::ShardMapAnalysis* s
       for (const auto& result : op.results()) {
         ValueRow row = rowFor(*result, *fn);
         row.opId = opIdOf(op);
-        row.id = QStringLiteral("%1#%2").arg(row.opId).arg(result->index());
+        row.id = QString::fromStdString(session::valueId(*result));
         row.opName = qs(op.name());
         row.line = static_cast<int>(op.loc().line);
         row.column = static_cast<int>(op.loc().column);
