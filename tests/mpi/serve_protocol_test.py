@@ -142,6 +142,9 @@ def session(cmd, program, expect_ranks):
           "each step executed the op device 0 stood at before it", r)
     check(all(step["depth"] >= 1 and not step["diverged"] for step in r["steps"]),
           "depths, no divergences", r)
+    for bad in [-1, 1.5, "2", 1e30]:
+        r2 = s.ask("timeline", **{"from": bad})
+        check(not r2["ok"] and "step number" in r2["error"], f"timeline from {bad!r} must fail", r2)
     tail = s.ask("timeline", **{"from": 2})
     check(tail["ok"] and tail["steps"] == r["steps"][2:], "timeline from a step", tail)
 

@@ -649,9 +649,11 @@ json Server::handle(const json& request, CollectSink& sink) {
     if (!m_started)
       throw std::runtime_error("the run has not started");
     const std::vector<session::TimelineStep>& timeline = m_execution->timeline();
+    if (request.contains("from") && !request["from"].is_number_integer())
+      throw std::runtime_error("timeline: 'from' must be a step number (0 or more)");
     const int64_t from = request.value("from", int64_t{0});
     if (from < 0)
-      throw std::runtime_error("timeline: 'from' must be 0 or more");
+      throw std::runtime_error("timeline: 'from' must be a step number (0 or more)");
     json steps = json::array();
     for (size_t k = static_cast<size_t>(from); k < timeline.size(); ++k) {
       const session::TimelineStep& s = timeline[k];
