@@ -234,6 +234,13 @@ private Q_SLOTS:
     e = window.context()->execution();
     QCOMPARE(e->steps, qint64(3));
     QCOMPARE(e->devices[0].op, QStringLiteral("func.return"));
+    // The op the chosen step ran is selected: the tanh's result, on every device.
+    QTRY_VERIFY(window.context()->selectedValueRow() &&
+                window.context()->selectedValueRow()->name == QStringLiteral("%act"));
+    QTRY_VERIFY(window.context()->execution()->valueId == window.context()->selectedValue() &&
+                !window.controller()->isBusy());
+    for (const TensorData& block : window.context()->execution()->perDevice)
+      QVERIFY(block.valid);
     saveScreenshot(window, QStringLiteral("executionDock"), QStringLiteral("execution_timeline"));
   }
 

@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLinearGradient>
+#include <QMetaObject>
 #include <QPainter>
 #include <QPushButton>
 #include <QScrollArea>
@@ -28,6 +29,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 namespace shardscope::widgets {
@@ -386,7 +388,12 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
     refresh();
   });
   connect(controller, &EngineController::busyChanged, this, &ExecutionPanel::updateButtons);
-  connect(m_timelineBar, &TimelineBar::stepRequested, controller, &EngineController::jumpToStep);
+  // A step chosen on the timeline: the run goes there, and the op that step ran is selected, so
+  // its result shows on every device.
+  connect(m_timelineBar, &TimelineBar::stepRequested, this, [this](qint64 step) {
+    m_selectAfterJump = step;
+    m_controller->jumpToStep(step);
+  });
   applyBackend();
   refresh();
 }
@@ -540,6 +547,17 @@ void ExecutionPanel::refresh() {
   } else {
     m_status->setToolTip(QString());
     m_status->setText(statusText(*e));
+  }
+  if (e && m_selectAfterJump > 0 && e->steps == m_selectAfterJump) {
+    const qint64 step = std::exchange(m_selectAfterJump, 0);
+    if (e->steps == step && e->timeline && step <= e->timeline->known()) {
+      const Timeline::Step& s = e->timeline->steps[int(step - 1)];
+      // After this refresh (selecting refreshes the panel again).
+      if (s.op >= 0)
+        QMetaObject::invokeMethod(
+            this, [this, id = e->timeline->ops[s.op].opId] { m_context->selectOp(id); },
+            Qt::QueuedConnection);
+    }
   }
   // The run's timeline (none before a run, or from a server that keeps none).
   m_timelineBar->setVisible(e && e->timeline);

@@ -118,6 +118,7 @@ private:
   QCheckBox* m_reference;
   QWidget* m_buttonRow;
   TimelineBar* m_timelineBar;
+  qint64 m_selectAfterJump = 0; // the step chosen on the timeline, until the run is there
   QList<QPushButton*> m_stepButtons;
   QPushButton* m_start;
   QPushButton* m_breakpoint;
