@@ -205,6 +205,29 @@ private Q_SLOTS:
     QCOMPARE(bar->current(), qint64(4));
     for (qint64 k = 1; k <= 4; ++k)
       QCOMPARE(bar->stepAt(bar->xOf(k)), k);
+    const QString tip = bar->describeAt(bar->xOf(2));
+    QVERIFY2(tip.startsWith(QStringLiteral("step 2: stablehlo.all_reduce (line ")) &&
+                 tip.endsWith(QStringLiteral("collective")),
+             qPrintable(tip));
+    // A strip narrower than the steps: a pixel stands for a range, counted.
+    TimelineBar narrow;
+    Timeline many;
+    many.ops.push_back({QStringLiteral("1:1:stablehlo.add"), QStringLiteral("stablehlo.add"), 1});
+    for (int k = 0; k < 100000; ++k)
+      many.steps.push_back({0, 1, k % 10 == 0, k == 5});
+    narrow.resize(400, 30);
+    narrow.setTimeline(std::make_shared<const Timeline>(many), 0, false);
+    const int x = narrow.xOf(1);
+    const qint64 first = narrow.stepAt(x), last = narrow.stepAt(x + 1) - 1;
+    QVERIFY(last > first);
+    int expected = 0;
+    for (qint64 k = first; k <= last; ++k)
+      expected += (k - 1) % 10 == 0;
+    QVERIFY2(narrow.describeAt(x).startsWith(QStringLiteral("steps %1–%2: %3 collective(s)")
+                                                 .arg(first)
+                                                 .arg(last)
+                                                 .arg(expected)),
+             qPrintable(narrow.describeAt(x)));
 
     const auto clickStep = [&](qint64 step) {
       QSignalSpy changed(window.context(), &SessionContext::executionChanged);

@@ -177,7 +177,7 @@ void TimelineBar::mouseMoveEvent(QMouseEvent* event) {
     update();
   }
   if (m_timeline && m_timeline->known() > 0)
-    QToolTip::showText(event->globalPos(), describe(stepAt(event->pos().x())), this);
+    QToolTip::showText(event->globalPos(), describeAt(event->pos().x()), this);
 }
 
 void TimelineBar::mouseReleaseEvent(QMouseEvent* event) {
@@ -190,10 +190,27 @@ void TimelineBar::mouseReleaseEvent(QMouseEvent* event) {
     Q_EMIT stepRequested(step);
 }
 
+QString TimelineBar::describeAt(int x) const {
+  const qint64 first = stepAt(x);
+  const qint64 last = std::max(first, stepAt(x + 1) - 1);
+  if (last == first || !m_timeline)
+    return describe(first);
+  // A pixel that stands for many steps: their range and what they hold, then the first of them.
+  int collectives = 0, diverged = 0;
+  for (qint64 k = first; k <= last; ++k) {
+    collectives += m_timeline->steps[int(k - 1)].collective;
+    diverged += m_timeline->steps[int(k - 1)].diverged;
+  }
+  QString text = tr("steps %1\u2013%2: %3 collective(s)").arg(first).arg(last).arg(collectives);
+  if (diverged > 0)
+    text += tr(", %1 differing from the reference").arg(diverged);
+  return text + QLatin1Char('\n') + describe(first);
+}
+
 bool TimelineBar::event(QEvent* event) {
   if (event->type() == QEvent::ToolTip && m_timeline && m_timeline->known() > 0) {
     auto* help = static_cast<QHelpEvent*>(event);
-    QToolTip::showText(help->globalPos(), describe(stepAt(help->pos().x())), this);
+    QToolTip::showText(help->globalPos(), describeAt(help->pos().x()), this);
     return true;
   }
   return QWidget::event(event);

@@ -28,6 +28,9 @@ public:
   qint64 stepAt(int x) const;
   /// The x-coordinate of the middle of step `step`.
   int xOf(qint64 step) const;
+  /// The tooltip at x-coordinate `x`: the step there, or the range of steps a pixel stands for
+  /// with its collectives and divergences counted, then the first of them.
+  QString describeAt(int x) const;
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
