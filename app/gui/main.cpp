@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImage>
 #include <QPixmap>
 #include <QRegularExpression>
@@ -86,6 +87,13 @@ std::optional<Options> parseCommandLine(const QApplication& app) {
   Options options{programs.value(0), parser.value(screenshotOption), parser.value(selectOption),
                   parser.value(stageOption), parser.isSet(darkOption)};
   options.diffWith = parser.value(diffOption);
+  // Checked here: a screenshot must not silently show no diff.
+  if (!options.diffWith.isEmpty() &&
+      (!QFileInfo(options.diffWith).isFile() || !QFileInfo(options.diffWith).isReadable())) {
+    std::fprintf(stderr, "shardscope: --diff-with: cannot read '%s'\n",
+                 qPrintable(options.diffWith));
+    return std::nullopt;
+  }
   if (parser.isSet(sizeOption)) {
     const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
     bool okW = false, okH = false;
@@ -178,6 +186,16 @@ int main(int argc, char** argv) {
       window.context()->selectValue(options->select);
   });
   const bool screenshot = !options->screenshotPath.isEmpty();
+  if (screenshot && !options->diffWith.isEmpty())
+    // A diff that cannot be made fails the screenshot rather than showing no diff.
+    QObject::connect(window.controller(), &shardscope::widgets::EngineController::errorOccurred,
+                     &window, [](const QString& message) {
+                       if (!message.contains(QLatin1String("diff with")) &&
+                           !message.contains(QLatin1String("diffed with itself")))
+                         return;
+                       std::fprintf(stderr, "shardscope: %s\n", qPrintable(message));
+                       QCoreApplication::exit(1);
+                     });
   if (screenshot) {
     window.resize(options->size);
     auto shoot = [&] { screenshotAndQuit(&window, options->screenshotPath); };

@@ -132,7 +132,7 @@ void StageSelector::follow() {
   m_base->setEnabled(m_diff->isChecked());
   // A program diff replaces the stage diff (View > Diff Against Another Program ends it).
   if (const ProgramSnapshotPtr other = m_context->diffProgram()) {
-    m_programDiff->setText(tr("Diff against <b>%1</b>")
+    m_programDiff->setText(tr("Program diff with <b>%1</b>")
                                .arg(QFileInfo(other->path).fileName().toHtmlEscaped()));
     m_programDiff->setToolTip(tr("Every stage is compared with the same stage of %1: values and "
                                  "collectives match by source location")
