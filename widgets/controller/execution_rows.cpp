@@ -102,17 +102,16 @@ ExecutionSnapshot executionSnapshot(const session::Execution& e, const QString& 
 
 std::shared_ptr<const Timeline> timelineOf(const std::vector<session::TimelineStep>& steps) {
   auto timeline = std::make_shared<Timeline>();
+  // (Ops by pointer first: their ids are built once per op, not once per step.)
   QHash<const ir::Operation*, qint32> index;
   timeline->steps.reserve(static_cast<int>(steps.size()));
   for (const session::TimelineStep& s : steps) {
     Timeline::Step step;
     if (s.op) {
-      auto it = index.find(s.op);
-      if (it == index.end()) {
-        it = index.insert(s.op, static_cast<qint32>(timeline->ops.size()));
-        timeline->ops.push_back(
-            {opIdOf(*s.op), qs(s.op->name()), static_cast<int>(s.op->loc().line)});
-      }
+      auto it = index.constFind(s.op);
+      if (it == index.constEnd())
+        it = index.insert(s.op, timeline->opIndex({opIdOf(*s.op), qs(s.op->name()),
+                                                   static_cast<int>(s.op->loc().line)}));
       step.op = it.value();
     }
     step.depth = static_cast<quint16>(std::min<uint32_t>(s.depth, 0xffff));

@@ -6,7 +6,6 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMetaObject>
@@ -648,22 +647,13 @@ void ServeClient::readTimeline(std::shared_ptr<ExecutionSnapshot> snap) {
            // A new timeline: snapshots already published keep theirs.
            auto grown = m_timeline ? std::make_shared<Timeline>(*m_timeline)
                                    : std::make_shared<Timeline>();
-           QHash<QString, qint32> index;
-           for (int i = 0; i < grown->ops.size(); ++i)
-             index.insert(grown->ops[i].opId, i);
            for (const QJsonValue& v : r.value(QLatin1String("steps")).toArray()) {
              const QJsonObject o = v.toObject();
              Timeline::Step step;
-             if (!o.value(QLatin1String("op")).isNull()) {
-               const QString opId = str(o, "loc") + QLatin1Char(':') + str(o, "op");
-               auto it = index.find(opId);
-               if (it == index.end()) {
-                 it = index.insert(opId, static_cast<qint32>(grown->ops.size()));
-                 grown->ops.push_back(
-                     {opId, str(o, "op"), str(o, "loc").section(QLatin1Char(':'), 0, 0).toInt()});
-               }
-               step.op = it.value();
-             }
+             if (!o.value(QLatin1String("op")).isNull())
+               step.op = grown->opIndex({str(o, "loc") + QLatin1Char(':') + str(o, "op"),
+                                         str(o, "op"),
+                                         str(o, "loc").section(QLatin1Char(':'), 0, 0).toInt()});
              step.depth = static_cast<quint16>(std::clamp<qint64>(
                  integer(o.value(QLatin1String("depth"))), 1, 0xffff));
              step.collective = o.value(QLatin1String("collective")).toBool();

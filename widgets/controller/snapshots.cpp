@@ -160,4 +160,14 @@ const CollectiveRow* ProgramSnapshot::findCollective(StageId stage, const QStrin
   return nullptr;
 }
 
+qint32 Timeline::opIndex(const TimelineOp& op) {
+  auto it = m_opIndex.constFind(op.opId);
+  if (it != m_opIndex.constEnd())
+    return it.value();
+  const auto index = static_cast<qint32>(ops.size());
+  m_opIndex.insert(op.opId, index);
+  ops.push_back(op);
+  return index;
+}
+
 } // namespace shardscope::widgets

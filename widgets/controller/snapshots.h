@@ -256,6 +256,11 @@ struct Timeline {
   /// Steps the bar shows: every step recorded by this run or by an earlier run with the same
   /// inputs that went further (after a jump back, the steps ahead are still known).
   qint64 known() const { return steps.size(); }
+  /// The index in `ops` of the op with id `op.opId`, added when it is not there yet.
+  qint32 opIndex(const TimelineOp& op);
+
+private:
+  QHash<QString, qint32> m_opIndex; // opId -> index in `ops`
 };
 
 struct ExecutionSnapshot {
