@@ -21,7 +21,6 @@ bool parseOpId(std::string_view text, ValueIdParts& parts) {
   std::optional<unsigned> column = number(text.substr(c1 + 1, c2 - c1 - 1));
   if (!line || !column)
     return false;
-  parts.op = std::string(text);
   parts.line = *line;
   parts.column = *column;
   parts.opName = std::string(text.substr(c2 + 1));
@@ -63,10 +62,9 @@ std::optional<ValueIdParts> parseValueId(std::string_view id) {
   ValueIdParts parts;
   if (id.starts_with("arg:")) {
     const size_t hash = id.rfind('#');
-    if (hash == std::string_view::npos || hash < 4)
-      return std::nullopt;
-    std::optional<unsigned> index = number(id.substr(hash + 1));
-    if (!index || hash == 4)
+    std::optional<unsigned> index =
+        hash == std::string_view::npos || hash <= 4 ? std::nullopt : number(id.substr(hash + 1));
+    if (!index) // (no function name, or no index)
       return std::nullopt;
     parts.kind = ValueIdParts::Kind::FunctionArgument;
     parts.function = std::string(id.substr(4, hash - 4));

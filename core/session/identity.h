@@ -30,8 +30,7 @@ struct ValueIdParts {
   enum class Kind { FunctionArgument, Result, RegionArgument };
   Kind kind = Kind::Result;
   std::string function;   ///< FunctionArgument: the function's name
-  std::string op;         ///< Result, RegionArgument: the op's id (`12:3:stablehlo.add`)
-  uint32_t line = 0;      ///< the op's line and column
+  uint32_t line = 0;      ///< Result, RegionArgument: the op's line, column and name
   uint32_t column = 0;
   std::string opName;     ///< the op's name (`stablehlo.add`)
   unsigned region = 0;    ///< RegionArgument: the region
