@@ -188,11 +188,9 @@ int main(int argc, char** argv) {
   const bool screenshot = !options->screenshotPath.isEmpty();
   if (screenshot && !options->diffWith.isEmpty())
     // A diff that cannot be made fails the screenshot rather than showing no diff.
-    QObject::connect(window.controller(), &shardscope::widgets::EngineController::errorOccurred,
-                     &window, [](const QString& message) {
-                       if (!message.contains(QLatin1String("diff with")) &&
-                           !message.contains(QLatin1String("diffed with itself")))
-                         return;
+    QObject::connect(window.controller(),
+                     &shardscope::widgets::EngineController::diffProgramFailed, &window,
+                     [](const QString& message) {
                        std::fprintf(stderr, "shardscope: %s\n", qPrintable(message));
                        QCoreApplication::exit(1);
                      });

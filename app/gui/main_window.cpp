@@ -171,6 +171,8 @@ MainWindow::MainWindow(QWidget* parent)
                     .arg(QFileInfo(other->path).fileName()),
                 8000);
           });
+  connect(m_controller, &widgets::EngineController::diffProgramFailed, this,
+          [this](const QString& message) { statusBar()->showMessage(message); });
   connect(m_controller, &widgets::EngineController::loadFailed, this,
           [this](const QString& path, const QString& message,
                  const QVector<widgets::ProblemRow>& problems) {

@@ -201,7 +201,7 @@ private Q_SLOTS:
     MainWindow window;
     window.show();
     QVERIFY(openAndWait(window, kAfter));
-    QSignalSpy errors(window.controller(), &EngineController::errorOccurred);
+    QSignalSpy errors(window.controller(), &EngineController::diffProgramFailed);
     window.diffWithProgram(kAfter);
     QVERIFY(errors.wait(kWaitMs));
     QVERIFY2(errors.takeFirst().value(0).toString().contains(QStringLiteral("not diffed with itself")),

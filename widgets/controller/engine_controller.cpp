@@ -65,12 +65,7 @@ public:
     m_snapshot.reset();
     m_execSink.clear();
     support::CollectingSink sink;
-    std::unique_ptr<session::Program> program = session::Program::load(path.toStdString(), sink);
-    // The views list every device of the mesh: a mesh beyond the limit is a located load error,
-    // never an allocation that brings the app down.
-    if (program && !session::checkMeshDevices(program->asWritten(), session::kMaxLaidOutDevices,
-                                              sink, "the app lays out every device"))
-      program.reset();
+    std::unique_ptr<session::Program> program = loadForViews(path, sink);
     // A run allocates every tensor: one beyond the limit is a located problem at load, and the
     // program cannot run; the analysis (graph, shardings, collectives) needs no tensor data and
     // still works.
@@ -98,10 +93,7 @@ public:
                 stageTitle(StageId::AsWritten), &program->asWritten(), snapshot->problems);
     if (!fits)
       snapshot->cannotRun = snapshot->problems.back();
-    for (int i = 0; i < kNumStages; ++i) {
-      snapshot->stages[i].stage = static_cast<StageId>(i);
-      snapshot->stages[i].status = StageStatus::Pending;
-    }
+    markStagesPending(*snapshot);
     m_program = std::move(program);
     const ir::Module& written = m_program->asWritten();
     if (const ir::Mesh* mesh = session::programMesh(written))
@@ -169,42 +161,52 @@ public:
   // Loads `path` to be diffed with the program shown: every pipeline stage computed here (the
   // snapshot keeps what the views compare; the program itself is not kept).
   void loadDiff(const QString& path) {
+    auto fail = [&](const QString& message) {
+      post([c = m_controller, message] { Q_EMIT c->diffProgramFailed(message); });
+    };
     if (m_snapshot && QFileInfo(path).canonicalFilePath() ==
-                          QFileInfo(m_snapshot->path).canonicalFilePath()) {
-      error(QStringLiteral("%1 is the program shown: a program is not diffed with itself.")
-                .arg(QFileInfo(path).fileName()));
-      return;
-    }
+                          QFileInfo(m_snapshot->path).canonicalFilePath())
+      return fail(QStringLiteral("%1 is the program shown: a program is not diffed with itself.")
+                      .arg(QFileInfo(path).fileName()));
     support::CollectingSink sink;
-    std::unique_ptr<session::Program> program = session::Program::load(path.toStdString(), sink);
-    if (program && !session::checkMeshDevices(program->asWritten(), session::kMaxLaidOutDevices,
-                                              sink, "the app lays out every device"))
-      program.reset();
+    std::unique_ptr<session::Program> program = loadForViews(path, sink);
     if (!program) {
       QVector<ProblemRow> problems;
       addProblems(sink.diagnostics(), static_cast<int>(StageId::AsWritten),
                   stageTitle(StageId::AsWritten), nullptr, problems);
-      error(QStringLiteral("Could not load %1 to diff with: %2")
-                .arg(QFileInfo(path).fileName(),
-                     problems.isEmpty() ? QStringLiteral("unknown error") : problems[0].message));
-      return;
+      return fail(QStringLiteral("Could not load %1 to diff with: %2")
+                      .arg(QFileInfo(path).fileName(), problems.isEmpty()
+                                                           ? QStringLiteral("unknown error")
+                                                           : problems[0].message));
     }
     auto snapshot = std::make_shared<ProgramSnapshot>();
     snapshot->path = path;
-    for (int i = 0; i < kNumStages; ++i) {
-      snapshot->stages[i].stage = static_cast<StageId>(i);
-      snapshot->stages[i].status = StageStatus::Pending;
-    }
-    for (session::Stage stage : session::kStages) {
-      const auto id = static_cast<StageId>(
-          std::find(session::kAllStages.begin(), session::kAllStages.end(), stage) -
-          session::kAllStages.begin());
-      if (!computeStageOf(*program, *snapshot, id, m_cancel.get()))
+    markStagesPending(*snapshot);
+    // The pipeline stages are the first of `StageId` (the gradient stages follow).
+    for (size_t i = 0; i < session::kStages.size(); ++i)
+      if (!computeStageOf(*program, *snapshot, static_cast<StageId>(i), m_cancel.get()))
         return; // cancelled
-    }
     post([c = m_controller, snap = ProgramSnapshotPtr(snapshot)] {
       Q_EMIT c->diffProgramLoaded(snap);
     });
+  }
+
+  // Loads `path` for the views: a mesh beyond what they lay out (they list every device) is a
+  // located load error, never an allocation that brings the app down. Null after reporting.
+  static std::unique_ptr<session::Program> loadForViews(const QString& path,
+                                                        support::DiagnosticSink& sink) {
+    std::unique_ptr<session::Program> program = session::Program::load(path.toStdString(), sink);
+    if (program && !session::checkMeshDevices(program->asWritten(), session::kMaxLaidOutDevices,
+                                              sink, "the app lays out every device"))
+      program.reset();
+    return program;
+  }
+
+  static void markStagesPending(ProgramSnapshot& snapshot) {
+    for (int i = 0; i < kNumStages; ++i) {
+      snapshot.stages[i].stage = static_cast<StageId>(i);
+      snapshot.stages[i].status = StageStatus::Pending;
+    }
   }
 
   void startStages(quint64 generation) {

@@ -91,7 +91,8 @@ public Q_SLOTS:
   void jumpToStep(qint64 step);
   /// Loads `path` and computes its pipeline stages, to diff the program shown with (program vs
   /// program: values and collectives match by source location, as `report --diff-with` does).
-  /// Emits `diffProgramLoaded`, or `errorOccurred` (a missing or broken file, the program shown).
+  /// Emits `diffProgramLoaded`, or `diffProgramFailed` (a missing or broken file, the program
+  /// shown).
   void loadDiffProgram(const QString& path);
   /// Runs until a device is about to execute op `opId` (run to cursor), a breakpoint or the end.
   void runTo(const QString& opId);
@@ -127,6 +128,8 @@ Q_SIGNALS:
   void executionChanged(shardscope::widgets::ExecutionSnapshotPtr execution);
   /// The program `loadDiffProgram` loaded, its pipeline stages computed.
   void diffProgramLoaded(shardscope::widgets::ProgramSnapshotPtr program);
+  /// `loadDiffProgram` could not make the diff: why, in a sentence.
+  void diffProgramFailed(const QString& message);
   void graphReady(shardscope::widgets::GraphSnapshotPtr graph);
   /// The answer to `explainValue`.
   void explanationReady(shardscope::widgets::ExplanationSnapshotPtr explanation);
