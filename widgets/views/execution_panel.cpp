@@ -29,8 +29,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <utility>
 #include <cmath>
+#include <utility>
 
 namespace shardscope::widgets {
 
@@ -285,7 +285,8 @@ ExecutionPanel::ExecutionPanel(EngineController* controller, SessionContext* con
     : QWidget(parent), m_controller(controller), m_context(context), m_backend(new QComboBox(this)),
       m_ranks(new QSpinBox(this)), m_hosts(new MpiHostsBar(this)), m_inputs(new QLineEdit(this)),
       m_reference(new QCheckBox(tr("Reference check"), this)), m_buttonRow(new QWidget(this)),
-      m_timelineBar(new TimelineBar(this)), m_status(new QLabel(this)), m_valueTitle(new QLabel(this)), m_tileBox(new QWidget(this)),
+      m_timelineBar(new TimelineBar(this)), m_status(new QLabel(this)),
+      m_valueTitle(new QLabel(this)), m_tileBox(new QWidget(this)),
       m_tileLayout(new QGridLayout(m_tileBox)), m_global(new TensorTile(this)),
       m_referenceTile(new TensorTile(this)), m_divergences(new QLabel(this)),
       m_table(new QTableView(this)), m_model(new DeviceValuesModel(this)) {
@@ -550,7 +551,7 @@ void ExecutionPanel::refresh() {
   }
   if (e && m_selectAfterJump > 0 && e->steps == m_selectAfterJump) {
     const qint64 step = std::exchange(m_selectAfterJump, 0);
-    if (e->steps == step && e->timeline && step <= e->timeline->known()) {
+    if (e->timeline && step <= e->timeline->known()) {
       const Timeline::Step& s = e->timeline->steps[int(step - 1)];
       // After this refresh (selecting refreshes the panel again).
       if (s.op >= 0)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace shardscope::widgets {
 
@@ -51,6 +52,11 @@ qint64 TimelineBar::stepAt(int x) const {
   const QRect t = track();
   const double f = std::clamp(double(x - t.left()) / std::max(1, t.width()), 0.0, 1.0);
   return std::clamp<qint64>(qint64(f * double(known)) + 1, 1, known);
+}
+
+std::pair<qint64, qint64> TimelineBar::stepsAt(int x) const {
+  const qint64 first = stepAt(x);
+  return {first, std::max(first, stepAt(x + 1) - 1)};
 }
 
 int TimelineBar::xOf(qint64 step) const {
@@ -122,8 +128,7 @@ void TimelineBar::paintEvent(QPaintEvent*) {
   // collectives (the teal's height), a divergence among them in full red, steps inside regions
   // as a low band; the steps not run yet are paler.
   for (int x = t.left(); perStep < 6 && x < t.right(); ++x) {
-    const qint64 first = stepAt(x);
-    const qint64 last = std::max(first, stepAt(x + 1) - 1);
+    const auto [first, last] = stepsAt(x);
     int collectives = 0, nestedSteps = 0;
     bool diverged = false;
     for (qint64 k = first; k <= last; ++k) {
@@ -191,8 +196,7 @@ void TimelineBar::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 QString TimelineBar::describeAt(int x) const {
-  const qint64 first = stepAt(x);
-  const qint64 last = std::max(first, stepAt(x + 1) - 1);
+  const auto [first, last] = stepsAt(x);
   if (last == first || !m_timeline)
     return describe(first);
   // A pixel that stands for many steps: their range and what they hold, then the first of them.

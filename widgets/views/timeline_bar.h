@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <utility>
 
 namespace shardscope::widgets {
 
@@ -48,6 +49,8 @@ protected:
 
 private:
   QRect track() const;
+  /// The first and last step pixel column `x` stands for (the same step when they are wide).
+  std::pair<qint64, qint64> stepsAt(int x) const;
   QString describe(qint64 step) const;
 
   std::shared_ptr<const Timeline> m_timeline;
